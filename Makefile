@@ -1,0 +1,35 @@
+# Setup and everyday commands. `make run` and `make test` are the two commands in the README:
+# each sets up what is missing (system libraries, the virtualenv, the model pack) first.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+PACK := models/multilingual-e5-small-q4/manifest.json
+
+.PHONY: setup run test lint bench
+
+setup: $(VENV)/.installed $(PACK)
+
+$(VENV)/.installed: pyproject.toml
+	bash packaging/system-deps.sh
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+	$(BIN)/pip install -q -e '.[gui,dev]'
+	touch $@
+
+$(PACK): $(VENV)/.installed
+	$(BIN)/kbapp model build
+
+run: setup
+	@if [ -z "$$DISPLAY$$WAYLAND_DISPLAY" ] && [ "$$(uname)" = Linux ]; then \
+	  echo "No display found: running the window on a virtual X screen (xvfb-run)."; \
+	  xvfb-run -a $(BIN)/kbapp gui; \
+	else $(BIN)/kbapp gui; fi
+
+test: setup
+	$(BIN)/python -m pytest
+
+lint:
+	$(BIN)/ruff check kbapp tests bench
+
+bench: setup
+	$(BIN)/python -m bench.run_all

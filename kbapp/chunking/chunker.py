@@ -1,0 +1,315 @@
+"""Blocks → retrieval chunks, respecting headings, pages and tables before anything else.
+
+A document is first cut into *units*: runs of blocks that share a page and a heading, with
+every table and code block a unit of its own. A unit that fits the budget is a chunk. A longer
+one is split by ``split_to_budget`` (paragraphs → sentences → … → characters) and packed back
+into chunks near the target size, each overlapping the previous by about an eighth so a
+sentence cut at a boundary is still whole in one of them. Long tables are split by rows with
+the header row repeated. Finally fragments too small to stand alone (a lone heading, a stray
+line at the top of a page) are merged into a neighbour.
+
+Every chunk records where it came from — page range and code-point offsets into the page text —
+and its text is exactly ``prefix + span_text(pages, ...)``, so the preview can highlight it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+
+from kbapp.chunking.splitter import TokenCounter, split_to_budget
+from kbapp.ingest.model import BlockKind, Page, ParsedDocument
+
+_SPACE_RE = re.compile(r"\s+")
+
+
+@dataclass(frozen=True, slots=True)
+class ChunkingConfig:
+    """Budgets in model tokens; defaults fit a 512-token encoder with room for a heading prefix."""
+
+    target_tokens: int = 300
+    unit_max_tokens: int = 350
+    max_tokens: int = 480
+    overlap_tokens: int = 36
+    min_tokens: int = 20
+
+    def __post_init__(self) -> None:
+        if not 0 < self.min_tokens <= self.target_tokens <= self.max_tokens:
+            raise ValueError("need 0 < min_tokens <= target_tokens <= max_tokens")
+
+
+@dataclass(frozen=True, slots=True)
+class Chunk:
+    order: int
+    text: str
+    kind: BlockKind
+    heading: str
+    page_start: int  # index into ParsedDocument.pages
+    char_start: int  # offset into pages[page_start].text
+    page_end: int
+    char_end: int  # offset into pages[page_end].text
+    prefix: str  # repeated table header; text == prefix + span_text(...)
+    tokens: int
+
+
+def span_text(pages: list[Page], page_start: int, char_start: int, page_end: int, char_end: int) -> str:
+    """The source text a chunk covers; pages are joined with a newline."""
+    if page_start == page_end:
+        return pages[page_start].text[char_start:char_end]
+    parts = [pages[page_start].text[char_start:]]
+    parts.extend(pages[i].text for i in range(page_start + 1, page_end))
+    parts.append(pages[page_end].text[:char_end])
+    return "\n".join(parts)
+
+
+@dataclass(slots=True)
+class _Piece:
+    page_start: int
+    char_start: int
+    page_end: int
+    char_end: int
+    tokens: int
+    heading: str
+    kind: BlockKind
+    prefix: str = ""
+
+
+@dataclass(slots=True)
+class _Unit:
+    page: int
+    start: int
+    end: int
+    heading: str
+    kind: BlockKind
+    header_end: int | None = None
+
+
+def _heading_label(text: str) -> str:
+    return _SPACE_RE.sub(" ", text).strip()[:200]
+
+
+def _units(doc: ParsedDocument) -> list[_Unit]:
+    units: list[_Unit] = []
+    stack: list[tuple[int, str]] = []
+    for page_index, page in enumerate(doc.pages):
+        open_unit: _Unit | None = None
+        for block in page.blocks:
+            if block.kind is BlockKind.HEADING:
+                label = _heading_label(page.text[block.start : block.end])
+                stack = [h for h in stack if h[0] < block.level]
+                if label:
+                    stack.append((block.level, label))
+                open_unit = None
+            heading = " > ".join(label for _, label in stack)
+            if block.kind in (BlockKind.TABLE, BlockKind.CODE):
+                units.append(_Unit(page_index, block.start, block.end, heading, block.kind, block.header_end))
+                open_unit = None
+            elif open_unit is not None:
+                open_unit.end = block.end
+            else:
+                open_unit = _Unit(page_index, block.start, block.end, heading, BlockKind.TEXT)
+                units.append(open_unit)
+    return [u for u in units if doc.pages[u.page].text[u.start : u.end].strip()]
+
+
+def _pack(atoms: list[tuple[int, int, int]], target: int, overlap: int) -> list[tuple[int, int, int]]:
+    """Greedy packing of tiled atoms into spans near ``target``, each overlapping the last.
+
+    The next span always starts at least one atom later than the previous one, so this ends
+    whatever ``overlap`` is set to.
+    """
+    spans: list[tuple[int, int, int]] = []
+    i, n = 0, len(atoms)
+    while i < n:
+        j, total = i, 0
+        while j < n and (j == i or total + atoms[j][2] <= target):
+            total += atoms[j][2]
+            j += 1
+        spans.append((atoms[i][0], atoms[j - 1][1], total))
+        if j >= n:
+            break
+        k, carried = j, 0
+        while k - 1 > i and carried + atoms[k - 1][2] <= overlap:
+            k -= 1
+            carried += atoms[k][2]
+        i = k
+    return spans
+
+
+def _text_pieces(unit: _Unit, text: str, cfg: ChunkingConfig, count: TokenCounter) -> list[_Piece]:
+    tokens = count(text[unit.start : unit.end])
+    if tokens <= cfg.unit_max_tokens:
+        return [_Piece(unit.page, unit.start, unit.page, unit.end, tokens, unit.heading, unit.kind)]
+    atoms = split_to_budget(text, unit.start, unit.end, cfg.target_tokens, count)
+    return [
+        _Piece(unit.page, s, unit.page, e, t, unit.heading, unit.kind)
+        for s, e, t in _pack(atoms, cfg.target_tokens, cfg.overlap_tokens)
+    ]
+
+
+def _table_pieces(unit: _Unit, text: str, cfg: ChunkingConfig, count: TokenCounter) -> list[_Piece]:
+    tokens = count(text[unit.start : unit.end])
+    header_end = unit.header_end
+    if tokens <= cfg.max_tokens or header_end is None or not unit.start < header_end < unit.end:
+        if tokens <= cfg.max_tokens:
+            return [_Piece(unit.page, unit.start, unit.page, unit.end, tokens, unit.heading, unit.kind)]
+        return _text_pieces(replace(unit, kind=BlockKind.TABLE), text, cfg, count)
+    header = text[unit.start : header_end].rstrip("\n")
+    header_tokens = count(header)
+    if header_tokens > cfg.target_tokens // 2:  # a header that big cannot be repeated; split as text
+        return _text_pieces(replace(unit, kind=BlockKind.TABLE), text, cfg, count)
+    budget = cfg.target_tokens - header_tokens
+    atoms = split_to_budget(text, header_end, unit.end, budget, count, level=1)  # rows are lines
+    pieces: list[_Piece] = []
+    for s, e, t in _pack(atoms, budget, 0):
+        if not pieces:
+            pieces.append(
+                _Piece(unit.page, unit.start, unit.page, e, t + header_tokens, unit.heading, unit.kind)
+            )
+        else:
+            pieces.append(
+                _Piece(unit.page, s, unit.page, e, t + header_tokens, unit.heading, unit.kind, header + "\n")
+            )
+    return pieces
+
+
+def _merge_small(
+    pieces: list[_Piece], pages: list[Page], cfg: ChunkingConfig, count: TokenCounter
+) -> list[_Piece]:
+    """Fold fragments under ``min_tokens`` into the following piece, or else the preceding one."""
+
+    def joined(a: _Piece, b: _Piece) -> _Piece | None:
+        if b.prefix:
+            return None
+        text = a.prefix + span_text(pages, a.page_start, a.char_start, b.page_end, b.char_end)
+        tokens = count(text)
+        if tokens > cfg.max_tokens:
+            return None
+        main = a if a.tokens > b.tokens else b
+        return _Piece(
+            a.page_start, a.char_start, b.page_end, b.char_end, tokens, main.heading, main.kind, a.prefix
+        )
+
+    out: list[_Piece] = []
+    i = 0
+    while i < len(pieces):
+        piece = pieces[i]
+        if piece.tokens < cfg.min_tokens and i + 1 < len(pieces):
+            merged = joined(piece, pieces[i + 1])
+            if merged is not None:
+                pieces[i + 1] = merged
+                i += 1
+                continue
+        if piece.tokens < cfg.min_tokens and out:
+            merged = joined(out[-1], piece)
+            if merged is not None:
+                out[-1] = merged
+                i += 1
+                continue
+        out.append(piece)
+        i += 1
+    return out
+
+
+def _pack_neighbours(
+    pieces: list[_Piece], pages: list[Page], cfg: ChunkingConfig, count: TokenCounter
+) -> list[_Piece]:
+    """Join consecutive small pieces of one section on one page (a paragraph and the code example
+    after it) while they fit the target: a passage should read as a whole, not as one line."""
+    out: list[_Piece] = []
+    for piece in pieces:
+        prev = out[-1] if out else None
+        if (
+            prev is not None
+            and prev.page_end == piece.page_start == piece.page_end
+            and prev.heading == piece.heading
+            and BlockKind.TABLE not in (prev.kind, piece.kind)
+            and not piece.prefix
+            and prev.tokens + piece.tokens <= cfg.target_tokens
+            and prev.char_end <= piece.char_start
+        ):
+            text = prev.prefix + span_text(
+                pages, prev.page_start, prev.char_start, piece.page_end, piece.char_end
+            )
+            tokens = count(text)
+            if tokens <= cfg.target_tokens:
+                kind = prev.kind if prev.tokens >= piece.tokens else piece.kind
+                out[-1] = replace(
+                    prev, page_end=piece.page_end, char_end=piece.char_end, tokens=tokens, kind=kind
+                )
+                continue
+        out.append(piece)
+    return out
+
+
+def _trim(piece: _Piece, pages: list[Page]) -> _Piece:
+    start_text = pages[piece.page_start].text
+    end_text = pages[piece.page_end].text
+    s, e = piece.char_start, piece.char_end
+    while s < len(start_text) and start_text[s].isspace() and (piece.page_start != piece.page_end or s < e):
+        s += 1
+    while e > 0 and end_text[e - 1].isspace() and (piece.page_start != piece.page_end or e > s):
+        e -= 1
+    return replace(piece, char_start=s, char_end=e)
+
+
+def _enforce_max(piece: _Piece, pages: list[Page], cfg: ChunkingConfig, count: TokenCounter) -> list[_Piece]:
+    """Token counts of joined text can exceed the sum of its parts by a little; never past the max."""
+    text = piece.prefix + span_text(pages, piece.page_start, piece.char_start, piece.page_end, piece.char_end)
+    tokens = count(text)
+    if tokens <= cfg.max_tokens:
+        return [replace(piece, tokens=tokens)]
+    if piece.page_start != piece.page_end:
+        left = _Piece(
+            piece.page_start,
+            piece.char_start,
+            piece.page_start,
+            len(pages[piece.page_start].text),
+            0,
+            piece.heading,
+            piece.kind,
+            piece.prefix,
+        )
+        right = _Piece(piece.page_start + 1, 0, piece.page_end, piece.char_end, 0, piece.heading, piece.kind)
+        return _enforce_max(left, pages, cfg, count) + _enforce_max(right, pages, cfg, count)
+    page_text = pages[piece.page_start].text
+    budget = cfg.max_tokens - count(piece.prefix)
+    return [
+        replace(piece, char_start=s, char_end=e, tokens=t + count(piece.prefix))
+        for s, e, t in split_to_budget(page_text, piece.char_start, piece.char_end, budget, count)
+    ]
+
+
+def chunk_document(
+    doc: ParsedDocument, count: TokenCounter, cfg: ChunkingConfig | None = None
+) -> list[Chunk]:
+    cfg = cfg or ChunkingConfig()
+    pieces: list[_Piece] = []
+    for unit in _units(doc):
+        text = doc.pages[unit.page].text
+        if unit.kind is BlockKind.TABLE:
+            pieces.extend(_table_pieces(unit, text, cfg, count))
+        else:
+            pieces.extend(_text_pieces(unit, text, cfg, count))
+    pieces = _merge_small(_pack_neighbours(pieces, doc.pages, cfg, count), doc.pages, cfg, count)
+    chunks: list[Chunk] = []
+    for piece in pieces:
+        for part in _enforce_max(_trim(piece, doc.pages), doc.pages, cfg, count):
+            body = span_text(doc.pages, part.page_start, part.char_start, part.page_end, part.char_end)
+            if not body.strip():
+                continue
+            chunks.append(
+                Chunk(
+                    order=len(chunks),
+                    text=part.prefix + body,
+                    kind=part.kind,
+                    heading=part.heading,
+                    page_start=part.page_start,
+                    char_start=part.char_start,
+                    page_end=part.page_end,
+                    char_end=part.char_end,
+                    prefix=part.prefix,
+                    tokens=part.tokens,
+                )
+            )
+    return chunks

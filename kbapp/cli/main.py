@@ -1,0 +1,205 @@
+"""Argument parsing and the sub-commands: import, search, docs, remove, verify."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from kbapp.cli.model import add_model_commands
+from kbapp.cli.output import emit_json, print_response, response_json
+from kbapp.library import KnowledgeBase
+from kbapp.library.knowledge_base import ImportProgress
+from kbapp.library.paths import resolve_data_dir
+from kbapp.search.searcher import MODES
+
+
+def _open(args: argparse.Namespace) -> KnowledgeBase:
+    return KnowledgeBase(resolve_data_dir(args.data_dir))
+
+
+def cmd_import(args: argparse.Namespace) -> int:
+    with _open(args) as kb:
+
+        def show(p: ImportProgress) -> None:
+            if p.report is None:
+                return
+            if args.json:
+                emit_json(
+                    {
+                        "path": p.report.path,
+                        "outcome": str(p.report.outcome),
+                        "message": p.report.message,
+                        "doc_id": p.report.doc_id,
+                        "chunks": p.report.chunks,
+                        "warnings": p.report.warnings,
+                    }
+                )
+            else:
+                print(f"{p.report.outcome.upper():<9} {p.report.message}", flush=True)
+
+        report = kb.import_paths(args.paths, progress=show)
+        if not args.no_embed and kb.model.available:
+            pending = kb.pending_embeddings()
+            if pending:
+                out = sys.stderr if args.json else sys.stdout
+                print(f"embedding {pending} passages…", file=out, flush=True)
+                kb.embed_pending()
+        elif not kb.model.available:
+            print(f"note: keyword search only ({kb.model.problem})", file=sys.stderr)
+    for path, why in report.problems:
+        print(f"FAILED    {path}: {why}", file=sys.stderr if args.json else sys.stdout)
+    counts: dict[str, int] = {}
+    for f in report.files:
+        counts[str(f.outcome)] = counts.get(str(f.outcome), 0) + 1
+    summary = ", ".join(f"{n} {k}" for k, n in counts.items()) or "nothing to import"
+    skipped = f"; {report.skipped} files of unsupported types skipped" if report.skipped else ""
+    print(f"{summary}{skipped} in {report.seconds:.1f} s", file=sys.stderr if args.json else sys.stdout)
+    return 0 if report.ok else 1
+
+
+def _read_queries(path: str) -> list[tuple[str, str]]:
+    queries = []
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            if line.strip():
+                obj = json.loads(line)
+                queries.append((str(obj["id"]), str(obj["text"])))
+    return queries
+
+
+def cmd_search(args: argparse.Namespace) -> int:
+    if (args.query is None) == (args.queries is None):
+        print("give either a QUERY or --queries FILE", file=sys.stderr)
+        return 2
+    with _open(args) as kb:
+        if args.queries is not None:
+            for query_id, text in _read_queries(args.queries):
+                response = kb.search(text, args.top_k, args.mode, args.doc)
+                if args.json:
+                    emit_json(response_json(response, query_id))
+                else:
+                    print(f"# {query_id}: {text}")
+                    print_response(response)
+            return 0
+        response = kb.search(args.query, args.top_k, args.mode, args.doc)
+        if args.json:
+            emit_json(response_json(response))
+        else:
+            print_response(response)
+    return 0
+
+
+def cmd_docs(args: argparse.Namespace) -> int:
+    with _open(args) as kb:
+        docs = kb.documents()
+    if args.json:
+        for d in docs:
+            emit_json(
+                {
+                    "id": d.id,
+                    "path": d.path,
+                    "title": d.title,
+                    "type": d.doc_type,
+                    "pages": d.page_count,
+                    "chunks": d.chunk_count,
+                    "size": d.size,
+                    "imported_at": d.imported_at,
+                    "status": d.status,
+                    "error": d.error,
+                    "warnings": d.warnings.splitlines(),
+                }
+            )
+        return 0
+    if not docs:
+        print("The library is empty. Import documents with: kbapp import PATH...")
+    for d in docs:
+        state = d.status if d.status != "failed" else f"failed: {d.error}"
+        pages = f"{d.page_count} p." if d.page_count else "-"
+        counts = f"{d.id:>5}  {d.doc_type:<8} {pages:>7} {d.chunk_count:>6} passages"
+        print(f"{counts}  {state:<10} {d.title}  ({d.path})")
+    return 0
+
+
+def cmd_remove(args: argparse.Namespace) -> int:
+    with _open(args) as kb:
+        by_path = {d.path: d.id for d in kb.documents()}
+        ids, unknown = [], []
+        for item in args.items:
+            if item.isdigit():
+                ids.append(int(item))
+            elif str(Path(item).absolute()) in by_path:
+                ids.append(by_path[str(Path(item).absolute())])
+            else:
+                unknown.append(item)
+        removed = kb.remove(ids)
+    if args.json:
+        emit_json({"removed": removed, "unknown": unknown})
+    else:
+        print(f"removed {removed} document(s)")
+        for item in unknown:
+            print(f"not in the library: {item}", file=sys.stderr)
+    return 0 if not unknown else 1
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    with _open(args) as kb:
+        report = kb.verify()
+    if args.json:
+        emit_json({"ok": report.ok, "problems": report.problems, "facts": report.facts})
+    else:
+        for key, value in report.facts.items():
+            print(f"{key}: {value}")
+        print("library OK" if report.ok else "problems found:\n  " + "\n  ".join(report.problems))
+    return 0 if report.ok else 1
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="kbapp", description="Offline knowledge base for your manuals.")
+    parser.add_argument("--data-dir", help="library folder (default: $KBAPP_DATA_DIR or the user data dir)")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("import", help="import files and folders (recursive)")
+    p.add_argument("paths", nargs="+")
+    p.add_argument("--json", action="store_true", help="one JSON object per file")
+    p.add_argument(
+        "--no-embed", action="store_true", help="do not wait for embedding (keyword search only until then)"
+    )
+    p.set_defaults(func=cmd_import)
+
+    p = sub.add_parser("search", help="search the library")
+    p.add_argument("query", nargs="?")
+    p.add_argument("--queries", help="JSON Lines file of {id, text}; one JSON line per query is printed")
+    p.add_argument("--top-k", type=int, default=10)
+    p.add_argument("--mode", choices=MODES, default="hybrid")
+    p.add_argument("--doc", type=int, action="append", help="restrict to this document id (repeatable)")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_search)
+
+    p = sub.add_parser("docs", help="list documents in the library")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_docs)
+
+    p = sub.add_parser("remove", help="remove documents by id or path")
+    p.add_argument("items", nargs="+")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_remove)
+
+    p = sub.add_parser("verify", help="check the library for damage")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_verify)
+    add_model_commands(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    for stream in (sys.stdout, sys.stderr):
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(encoding="utf-8")
+    args = build_parser().parse_args(argv)
+    return int(args.func(args))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,56 @@
+"""Rendering façade results for a terminal or as JSON lines."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+from kbapp.search.results import SearchResponse
+
+
+def emit_json(obj: Any) -> None:
+    sys.stdout.write(json.dumps(obj, ensure_ascii=False) + "\n")
+    sys.stdout.flush()
+
+
+def response_json(response: SearchResponse, query_id: str | None = None) -> dict[str, Any]:
+    data: dict[str, Any] = {}
+    if query_id is not None:
+        data["query_id"] = query_id
+    data["query"] = response.query
+    data["mode"] = response.mode
+    data["took_ms"] = round(response.took_ms, 3)
+    data["message"] = response.message
+    data["results"] = [r.to_json() for r in response.results]
+    return data
+
+
+def _marked(text: str, spans: list[tuple[int, int]]) -> str:
+    """Highlights as bold in a terminal (plain text otherwise)."""
+    if not sys.stdout.isatty():
+        return text
+    out, pos = [], 0
+    for s, e in spans:
+        out += [text[pos:s], "\033[1m", text[s:e], "\033[0m"]
+        pos = e
+    out.append(text[pos:])
+    return "".join(out)
+
+
+def print_response(response: SearchResponse) -> None:
+    if response.message:
+        print(response.message)
+    for r in response.results:
+        where = f"p. {r.page}" if r.page is not None else ""
+        if r.page is not None and r.page_end not in (None, r.page):
+            where = f"pp. {r.page}–{r.page_end}"
+        head = " · ".join(x for x in (r.title, where, r.heading or "") if x)
+        print(f"[{r.citation}] {head}  (score {r.score:.3f})")
+        snippet = " ".join(r.text.split())
+        print(
+            "    " + _marked(r.text, r.highlights).replace("\n", "\n    ")
+            if len(snippet) < 600
+            else "    " + snippet[:600] + " …"
+        )
+        print(f"    source: {r.path}")

@@ -1,0 +1,140 @@
+"""Keeping the FAISS cache in step with the vectors SQLite holds for the active model pack.
+
+The database is the truth; this module only ever copies from it. ``sync`` compares the
+database's vector generation with the one the in-memory index reflects and, when they differ,
+applies the difference (ids added and removed) read in one snapshot — so whatever wrote the
+vectors (an embedding run, a re-import, a removal, another process), the index catches up
+before the next dense search. On open the saved index is used only if its manifest matches
+the database exactly; otherwise it is rebuilt from SQLite, without re-embedding anything.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from pathlib import Path
+
+import numpy as np
+from sqlalchemy import select
+from sqlalchemy.engine import Connection, Engine
+
+from kbapp.index.vector_index import IndexMismatch, IndexState, VectorIndex
+from kbapp.store.schema import meta, vectors
+
+log = logging.getLogger(__name__)
+
+VECTOR_DTYPE = np.float16  # stored form: half the size, cosine error ~1e-4, and the index is built from it
+
+
+def encode_vector(vector: np.ndarray) -> bytes:
+    return np.asarray(vector, dtype=VECTOR_DTYPE).tobytes()
+
+
+def decode_vectors(blobs: list[bytes], dimension: int) -> np.ndarray:
+    return np.frombuffer(b"".join(blobs), dtype=VECTOR_DTYPE).reshape(-1, dimension).astype(np.float32)
+
+
+def _meta(conn: Connection, key: str) -> str:
+    return conn.execute(select(meta.c.value).where(meta.c.key == key)).scalar_one()
+
+
+def database_state(conn: Connection, pack_id: str, dimension: int) -> IndexState:
+    count = conn.exec_driver_sql("SELECT count(*) FROM vectors WHERE pack_id = ?", (pack_id,)).scalar_one()
+    return IndexState(
+        _meta(conn, "library_id"), int(_meta(conn, "vector_generation")), pack_id, dimension, count
+    )
+
+
+class DenseIndex:
+    def __init__(self, engine: Engine, folder: Path, pack_id: str, dimension: int) -> None:
+        self._engine = engine
+        self._folder = folder
+        self.pack_id = pack_id
+        self.dimension = dimension
+        self._index = VectorIndex(dimension)
+        self._generation = -1  # the database generation the in-memory index reflects
+        self._saved_generation = -2
+        self._lock = threading.Lock()
+
+    def open(self) -> str | None:
+        """Load the saved index, or rebuild it; returns why it was rebuilt (None if it was fine)."""
+        with self._engine.connect() as conn:
+            state = database_state(conn, self.pack_id, self.dimension)
+        try:
+            index = VectorIndex.load(self._folder, state)
+        except IndexMismatch as err:
+            self.rebuild()
+            if state.count == 0:  # a new library: nothing was lost, nothing to report
+                return None
+            reason = str(err)
+            log.warning("rebuilt the vector index: %s", reason)
+            return reason
+        with self._lock:
+            self._index, self._generation, self._saved_generation = index, state.generation, state.generation
+        return None
+
+    def rebuild(self) -> None:
+        with self._engine.connect() as conn:
+            count = database_state(conn, self.pack_id, self.dimension).count
+        with self._lock:
+            self._index = VectorIndex(self.dimension, VectorIndex.kind_for(count))
+            self._generation = -1
+        self.sync()
+        self.save()
+
+    def sync(self) -> bool:
+        """Bring the index up to the database's current vectors; True if anything changed."""
+        with self._lock, self._engine.connect() as conn, conn.begin():
+            generation = int(_meta(conn, "vector_generation"))
+            if generation == self._generation:
+                return False
+            db_ids = np.fromiter(
+                (
+                    r[0]
+                    for r in conn.exec_driver_sql(
+                        "SELECT chunk_id FROM vectors WHERE pack_id = ? ORDER BY chunk_id", (self.pack_id,)
+                    )
+                ),
+                dtype=np.int64,
+            )
+            held = self._index.ids()
+            gone = np.setdiff1d(held, db_ids, assume_unique=True)
+            new = np.setdiff1d(db_ids, held, assume_unique=True)
+            if len(gone):
+                self._index.remove(gone)
+            for start in range(0, len(new), 4096):
+                part = new[start : start + 4096].tolist()
+                rows = conn.execute(
+                    select(vectors.c.chunk_id, vectors.c.vector).where(vectors.c.chunk_id.in_(part))
+                ).all()
+                self._index.add(
+                    np.array([r[0] for r in rows], np.int64),
+                    decode_vectors([r[1] for r in rows], self.dimension),
+                )
+            self._generation = generation
+            outgrown = self._index.kind == "flat" and VectorIndex.kind_for(len(db_ids)) != "flat"
+        if outgrown or self._index.needs_compaction:
+            self.rebuild()
+        return True
+
+    def save(self) -> None:
+        """Persist the index if it reflects a generation not yet on disk (after ``sync``)."""
+        if self._index.masked:  # HNSW deletions are only masked: save a compacted rebuild instead
+            self.rebuild()
+            return
+        with self._lock:
+            if self._generation == self._saved_generation or self._generation < 0:
+                return
+            with self._engine.connect() as conn:
+                library_id = _meta(conn, "library_id")
+            state = IndexState(library_id, self._generation, self.pack_id, self.dimension, self._index.count)
+            self._index.save(self._folder, state)
+            self._saved_generation = self._generation
+
+    def search(self, query: np.ndarray, k: int, allowed: np.ndarray | None = None) -> list[tuple[int, float]]:
+        self.sync()
+        return self._index.search(query, k, allowed)
+
+    @property
+    def count(self) -> int:
+        return self._index.count

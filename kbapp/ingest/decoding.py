@@ -1,0 +1,212 @@
+"""Turning the bytes of a text-like file into ``str`` without ever guessing silently.
+
+Field engineers' notes come from Chinese Windows machines (GBK/GB18030), Taiwanese ones (Big5),
+Notepad (UTF-16 with BOM) and everything else. The order is: BOM, strict UTF-8, UTF-16 without
+BOM, GB18030 and Big5 when the result reads like Chinese, then charset-normalizer with a
+confidence bar. A decode that would need replacement characters is refused rather than indexed
+as mojibake; the single tolerated repair is a handful of stray bytes in otherwise valid UTF-8,
+which is dropped and reported as a warning.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from charset_normalizer import from_bytes
+
+from kbapp.ingest.errors import ingest_error
+from kbapp.ingest.model import IngestErrorKind
+from kbapp.ingest.textnorm import is_cjk
+
+BOMS: tuple[tuple[bytes, str], ...] = (
+    (b"\x00\x00\xfe\xff", "utf-32-be"),
+    (b"\xff\xfe\x00\x00", "utf-32-le"),
+    (b"\xef\xbb\xbf", "utf-8"),
+    (b"\xfe\xff", "utf-16-be"),
+    (b"\xff\xfe", "utf-16-le"),
+)
+_SAMPLE = 64 * 1024
+_CONTROL_BYTES = frozenset(range(0x01, 0x09)) | frozenset(range(0x0E, 0x1B)) | {0x1C, 0x1D, 0x1E, 0x1F}
+_MAX_CHAOS = 0.2
+# Lead bytes of punctuation/full-width forms plus the frequent Hanzi: GB2312 rows A1-A3 and B0-F7,
+# Big5 rows A1-A3 and the level-1 block A4-C6. Kana, Greek and box-drawing rows are left out because
+# that is what Big5 bytes turn into when misread as GBK.
+_GB2312_COMMON = frozenset(range(0xA1, 0xA4)) | frozenset(range(0xB0, 0xF8))
+_BIG5_COMMON = frozenset(range(0xA1, 0xC7))
+
+
+@dataclass(slots=True)
+class Decoded:
+    """Decoded text plus the encoding used and anything the user should know about the decode."""
+
+    text: str
+    encoding: str
+    warnings: list[str] = field(default_factory=list)
+
+
+def bom_encoding(data: bytes) -> tuple[str, int] | None:
+    """Return (codec, BOM length) when ``data`` starts with a byte-order mark."""
+    for bom, codec in BOMS:
+        if data.startswith(bom):
+            return codec, len(bom)
+    return None
+
+
+def decode_text(data: bytes, path: Path) -> Decoded:
+    """Decode a text file, raising ``IngestError`` when the bytes are binary or undecidable."""
+    bom = bom_encoding(data)
+    if bom is not None:
+        return _decode_with_bom(data, path, *bom)
+    utf8 = _strict(data, "utf-8")
+    if utf8 is not None:
+        return Decoded(utf8, "utf-8")
+    utf16 = _utf16_without_bom(data)
+    if utf16 is not None:
+        return utf16
+    if looks_binary(data):
+        raise ingest_error(IngestErrorKind.UNSUPPORTED, path, "binary data, not text")
+    for guess in (_chinese_gb, _chinese_big5, _mostly_utf8, _detected):
+        decoded = guess(data)
+        if decoded is not None:
+            return decoded
+    raise ingest_error(IngestErrorKind.UNSUPPORTED, path, "cannot determine the text encoding")
+
+
+def decode_declared(data: bytes, encoding: str | None, path: Path) -> Decoded:
+    """Decode with an encoding the file itself declares (HTML meta, XML prolog), else detect.
+
+    Declared Chinese legacy charsets are widened to GB18030/CP950, and Latin-1 to CP1252, the way
+    browsers do, because producers routinely label GBK text as "gb2312".
+    """
+    codec = _browser_codec(encoding) if encoding else None
+    if bom_encoding(data) is None and codec is not None:
+        text = _strict(data, codec)
+        if text is not None:
+            return Decoded(text, codec)
+    return decode_text(data, path)
+
+
+def looks_binary(data: bytes) -> bool:
+    """NUL bytes or a noticeable share of control bytes mean this is not a text file."""
+    sample = data[:_SAMPLE]
+    if not sample:
+        return False
+    if b"\x00" in sample:
+        return True
+    controls = sum(1 for byte in sample if byte in _CONTROL_BYTES)
+    return controls > max(1, len(sample) // 100)
+
+
+def _decode_with_bom(data: bytes, path: Path, codec: str, bom_length: int) -> Decoded:
+    text = _strict(data[bom_length:], codec)
+    if text is None:
+        raise ingest_error(
+            IngestErrorKind.CORRUPT, path, f"invalid {codec.upper()} text (file is damaged or truncated)"
+        )
+    return Decoded(text, codec)
+
+
+def _strict(data: bytes, codec: str) -> str | None:
+    try:
+        return data.decode(codec)
+    except (UnicodeDecodeError, LookupError):
+        return None
+
+
+def _utf16_without_bom(data: bytes) -> Decoded | None:
+    """Recognise BOM-less UTF-16 by its NUL pattern: ASCII text has a NUL in every other byte."""
+    sample = data[: _SAMPLE & ~1]
+    if len(sample) < 4 or len(data) % 2:
+        return None
+    even_nuls = sample[0::2].count(0) / (len(sample) // 2)
+    odd_nuls = sample[1::2].count(0) / (len(sample) // 2)
+    if odd_nuls > 0.3 and even_nuls < 0.05:
+        codec = "utf-16-le"
+    elif even_nuls > 0.3 and odd_nuls < 0.05:
+        codec = "utf-16-be"
+    else:
+        return None
+    text = _strict(data, codec)
+    return Decoded(text, codec) if text is not None and "\x00" not in text else None
+
+
+def _chinese_gb(data: bytes) -> Decoded | None:
+    """GB18030 (superset of GBK/GB2312), accepted only if the characters are common Simplified ones.
+
+    Big5 and Shift-JIS bytes also decode as GBK without error; what gives them away is that the
+    result is full of rare characters outside GB2312, which real Chinese text almost never uses.
+    """
+    text = _strict(data, "gb18030")
+    if text is None or not _reads_as_chinese(text, "gb2312", _GB2312_COMMON):
+        return None
+    return Decoded(text, "gb18030")
+
+
+def _chinese_big5(data: bytes) -> Decoded | None:
+    """Big5/CP950 (Traditional Chinese), accepted when most characters are level-1 common ones."""
+    text = _strict(data, "cp950")
+    if text is None or not _reads_as_chinese(text, "cp950", _BIG5_COMMON):
+        return None
+    return Decoded(text, "big5")
+
+
+def _reads_as_chinese(text: str, codec: str, common_lead_bytes: frozenset[int]) -> bool:
+    """Mostly ASCII + CJK, and at least 90 % of the Han characters are in the common range."""
+    sample = text[:20_000]
+    non_ascii = [char for char in sample if ord(char) > 0x7F]
+    cjk = [char for char in non_ascii if is_cjk(char)]
+    if len(cjk) < 2 or len(cjk) < 0.9 * len(non_ascii):
+        return False
+    common = 0
+    for char in cjk:
+        try:
+            encoded = char.encode(codec)
+        except UnicodeEncodeError:
+            continue
+        if len(encoded) == 2 and encoded[0] in common_lead_bytes:
+            common += 1
+    return common >= 0.9 * len(cjk)
+
+
+def _mostly_utf8(data: bytes) -> Decoded | None:
+    """Valid UTF-8 except a few stray bytes (a Latin-1 byte pasted in, a truncated last character).
+
+    Dropping them loses almost nothing, while refusing the file or decoding it as CP1252 would turn
+    every real multibyte character into mojibake. The drop is reported, never silent.
+    """
+    text = data.decode("utf-8", errors="ignore")
+    dropped = len(data) - len(text.encode("utf-8"))
+    multibyte = sum(1 for char in text if ord(char) > 0x7F)
+    if dropped == 0 or multibyte < 10 * dropped or dropped > max(3, len(data) // 1000):
+        return None
+    return Decoded(text, "utf-8", [f"dropped {dropped} byte(s) that are not valid UTF-8"])
+
+
+def _detected(data: bytes) -> Decoded | None:
+    """Last resort: charset-normalizer, trusted only when its best guess is coherent and strict."""
+    best = from_bytes(data).best()
+    if best is None or best.chaos > _MAX_CHAOS:
+        return None
+    text = _strict(data, best.encoding)
+    return Decoded(text, best.encoding) if text is not None else None
+
+
+def _browser_codec(label: str) -> str | None:
+    label = label.strip().lower()
+    widened = {
+        "gb2312": "gb18030",
+        "gbk": "gb18030",
+        "x-gbk": "gb18030",
+        "big5": "cp950",
+        "iso-8859-1": "cp1252",
+        "latin1": "cp1252",
+        "ascii": "cp1252",
+        "us-ascii": "cp1252",
+    }
+    codec = widened.get(label, label)
+    try:
+        "".encode(codec)
+    except LookupError:
+        return None
+    return codec

@@ -1,0 +1,200 @@
+"""Word (.docx) reader: body paragraphs and tables in document order.
+
+python-docx loads the package; the body is then walked as XML so paragraphs and tables interleave
+as they do on screen (python-docx's ``paragraphs``/``tables`` lists lose that order). Headings
+come from the style (built-in "heading N"/"Title", localised names such as "标题 1" written by WPS
+and older Chinese Word, or the style's outline level) or a direct outline level on the paragraph.
+Text boxes, headers, footers and footnotes are not read.
+"""
+
+from __future__ import annotations
+
+import re
+import zipfile
+import zlib
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import docx
+from docx.opc.exceptions import PackageNotFoundError
+from docx.oxml.ns import qn
+from lxml import etree
+
+from kbapp.ingest.builder import PageBuilder
+from kbapp.ingest.errors import ingest_error
+from kbapp.ingest.model import BlockKind, IngestErrorKind, ParsedDocument
+from kbapp.ingest.textnorm import collapse_spaces
+from kbapp.ingest.ziputil import open_archive
+
+_WHAT = "Word document"
+_LOAD_ERRORS = (
+    PackageNotFoundError,
+    KeyError,
+    ValueError,
+    SyntaxError,
+    zipfile.BadZipFile,
+    zlib.error,
+    EOFError,
+    OSError,
+)
+_HEADING_NAME = re.compile(
+    r"^(?:heading|标题|標題|überschrift|titre|titolo|título|見出し|заголовок)\s*([1-9])$", re.I
+)
+_TITLE_NAMES = frozenset({"title", "标题", "標題"})
+_MAX_STYLE_DEPTH = 10
+
+_P, _TBL, _TR, _TC = qn("w:p"), qn("w:tbl"), qn("w:tr"), qn("w:tc")
+_SDT, _SDT_CONTENT, _CUSTOM_XML = qn("w:sdt"), qn("w:sdtContent"), qn("w:customXml")
+_T, _TAB, _BR, _CR, _NO_BREAK_HYPHEN = qn("w:t"), qn("w:tab"), qn("w:br"), qn("w:cr"), qn("w:noBreakHyphen")
+_SKIPPED = frozenset(
+    {
+        qn("w:pPr"), qn("w:rPr"), qn("w:del"), qn("w:txbxContent"),
+        "{http://schemas.openxmlformats.org/markup-compatibility/2006}Fallback",
+    }
+)  # fmt: skip
+_VAL = qn("w:val")
+
+
+@dataclass(frozen=True, slots=True)
+class _Style:
+    name: str
+    based_on: str | None
+    outline_level: int | None
+
+
+def parse_docx(path: Path) -> ParsedDocument:
+    open_archive(path, _WHAT).close()  # integrity and zip-bomb check before python-docx inflates it
+    try:
+        document = docx.Document(str(path))
+        core_title = collapse_spaces(document.core_properties.title or "")
+        styles = _read_styles(document.styles.element)
+        body = document.element.body
+    except _LOAD_ERRORS as exc:
+        raise ingest_error(IngestErrorKind.CORRUPT, path, f"not a valid {_WHAT} (file is damaged)") from exc
+    builder = PageBuilder(None)
+    first_heading = None
+    for element in _body_items(body):
+        if element.tag == _TBL:
+            rows, header_rows = _table_rows(element)
+            builder.add_table(rows, header_rows)
+            continue
+        text = paragraph_text(element)
+        level = _heading_level(element, styles)
+        builder.add(BlockKind.HEADING if level else BlockKind.TEXT, text, level)
+        if level and first_heading is None and text.strip():
+            first_heading = collapse_spaces(text)
+    if builder.is_empty:
+        raise ingest_error(IngestErrorKind.EMPTY, path, "no text found in the document body")
+    title = core_title or first_heading or path.stem
+    return ParsedDocument(title=title, doc_type="docx", pages=[builder.build()])
+
+
+def paragraph_text(paragraph: etree._Element) -> str:
+    """Visible text of a ``w:p``: runs, hyperlinks, insertions; not deletions or fallbacks."""
+    return "".join(_run_text(paragraph))
+
+
+def _run_text(element: etree._Element) -> Iterator[str]:
+    for child in element:
+        tag = child.tag
+        if tag == _T:
+            yield child.text or ""
+        elif tag == _TAB:
+            yield "\t"
+        elif tag in (_BR, _CR):
+            yield "\n"
+        elif tag == _NO_BREAK_HYPHEN:
+            yield "-"
+        elif tag not in _SKIPPED:
+            yield from _run_text(child)
+
+
+def _body_items(container: etree._Element) -> Iterator[etree._Element]:
+    """Paragraphs and tables in order, looking through content controls and custom XML wrappers."""
+    for child in container:
+        if child.tag in (_P, _TBL):
+            yield child
+        elif child.tag == _SDT:
+            content = child.find(_SDT_CONTENT)
+            if content is not None:
+                yield from _body_items(content)
+        elif child.tag == _CUSTOM_XML:
+            yield from _body_items(child)
+
+
+def _table_rows(table: etree._Element) -> tuple[list[list[str]], int]:
+    """Cell texts per row (merged cells padded so columns line up) and the number of header rows."""
+    rows: list[list[str]] = []
+    header_rows = 0
+    for row in table.iterchildren(_TR):
+        cells: list[str] = []
+        for cell in row.iterchildren(_TC):
+            continued = cell.find(f"{qn('w:tcPr')}/{qn('w:vMerge')}")
+            is_continuation = continued is not None and continued.get(_VAL, "continue") == "continue"
+            text = "" if is_continuation else " ".join(paragraph_text(p) for p in cell.iter(_P))
+            cells.append(text)
+            cells.extend([""] * (_grid_span(cell) - 1))
+        if row.find(f"{qn('w:trPr')}/{qn('w:tblHeader')}") is not None and header_rows == len(rows):
+            header_rows += 1
+        rows.append(cells)
+    return rows, header_rows or 1
+
+
+def _grid_span(cell: etree._Element) -> int:
+    span = cell.find(f"{qn('w:tcPr')}/{qn('w:gridSpan')}")
+    try:
+        return min(max(int(span.get(_VAL, "1")), 1), 64) if span is not None else 1
+    except ValueError:
+        return 1
+
+
+def _read_styles(styles: etree._Element) -> dict[str, _Style]:
+    result = {}
+    for style in styles.iterchildren(qn("w:style")):
+        style_id = style.get(qn("w:styleId"))
+        if style_id is None:
+            continue
+        name = style.find(qn("w:name"))
+        based_on = style.find(qn("w:basedOn"))
+        result[style_id] = _Style(
+            name=(name.get(_VAL, "") if name is not None else "").strip().lower(),
+            based_on=based_on.get(_VAL) if based_on is not None else None,
+            outline_level=_outline_level(style.find(qn("w:pPr"))),
+        )
+    return result
+
+
+def _heading_level(paragraph: etree._Element, styles: dict[str, _Style]) -> int:
+    """1-6 for headings, 0 for body text."""
+    properties = paragraph.find(qn("w:pPr"))
+    direct = _outline_level(properties)
+    if direct is not None:
+        return direct
+    style_ref = properties.find(qn("w:pStyle")) if properties is not None else None
+    style_id = style_ref.get(_VAL) if style_ref is not None else None
+    for _ in range(_MAX_STYLE_DEPTH):
+        style = styles.get(style_id) if style_id else None
+        if style is None:
+            return 0
+        match = _HEADING_NAME.match(style.name)
+        if match:
+            return min(int(match.group(1)), 6)
+        if style.name in _TITLE_NAMES:
+            return 1
+        if style.outline_level is not None:
+            return style.outline_level
+        style_id = style.based_on
+    return 0
+
+
+def _outline_level(properties: etree._Element | None) -> int | None:
+    """Heading level from ``w:outlineLvl`` (0-based; 9 means body text)."""
+    if properties is None:
+        return None
+    level = properties.find(qn("w:outlineLvl"))
+    try:
+        value = int(level.get(_VAL, "9")) if level is not None else 9
+    except ValueError:
+        return None
+    return min(value + 1, 6) if 0 <= value < 9 else None

@@ -1,0 +1,160 @@
+"""Choosing a reader from what a file contains, not what it is called.
+
+Manuals arrive renamed, downloaded without extensions, or saved as ".txt" by a mail client. The
+content decides: PDF magic, a ZIP holding a Word body or an EPUB mimetype, HTML markup near the
+start, Markdown by extension or unmistakable syntax, otherwise plain text (the text reader then
+refuses binary data). Known non-document formats get a message that says what the file is.
+"""
+
+from __future__ import annotations
+
+import re
+import zipfile
+from enum import StrEnum
+from pathlib import Path
+
+from kbapp.ingest.decoding import bom_encoding, looks_binary
+from kbapp.ingest.errors import ingest_error
+from kbapp.ingest.model import IngestErrorKind
+
+
+class Format(StrEnum):
+    PDF = "pdf"
+    DOCX = "docx"
+    EPUB = "epub"
+    HTML = "html"
+    MARKDOWN = "markdown"
+    TEXT = "text"
+
+
+SUFFIX_FORMATS: dict[str, Format] = {
+    ".pdf": Format.PDF,
+    ".docx": Format.DOCX,
+    ".epub": Format.EPUB,
+    ".html": Format.HTML,
+    ".htm": Format.HTML,
+    ".xhtml": Format.HTML,
+    ".md": Format.MARKDOWN,
+    ".markdown": Format.MARKDOWN,
+    ".txt": Format.TEXT,
+    ".text": Format.TEXT,
+}
+
+_PDF_MAGIC = b"%PDF-"
+_PDF_MAGIC_WINDOW = 1024  # the PDF spec tolerates junk before the header
+_HTML_WINDOW = 1024
+_HTML_START = re.compile(r"<!doctype\s+html|<html[\s>]|<head[\s>]|<body[\s>]|<meta\s|<title[\s>]", re.I)
+_ATX_HEADING = re.compile(r"^ {0,3}#{1,6}[ \t]+\S", re.M)
+_FENCE = re.compile(r"^ {0,3}(?:```|~~~)", re.M)
+_TABLE_RULE = re.compile(r"^ {0,3}\|?[ \t]*:?-{3,}:?[ \t]*\|[ \t]*:?-{3,}", re.M)
+_LINK = re.compile(r"\[[^\]\n]+\]\((?:https?://|\.{0,2}/|#)[^)\s]*\)")
+_SETEXT_H1 = re.compile(r"^\S[^\n]*\n {0,3}=+[ \t]*$", re.M)
+
+_OLE2 = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
+_BINARY_KINDS: tuple[tuple[bytes, str], ...] = (
+    (b"\x89PNG", "a PNG image"),
+    (b"\xff\xd8\xff", "a JPEG image"),
+    (b"GIF8", "a GIF image"),
+    (b"II*\x00", "a TIFF image"),
+    (b"MM\x00*", "a TIFF image"),
+    (b"\x1f\x8b", "a gzip archive"),
+    (b"7z\xbc\xaf\x27\x1c", "a 7-Zip archive"),
+    (b"Rar!", "a RAR archive"),
+    (b"\x7fELF", "a program (ELF executable)"),
+    (b"MZ", "a Windows program"),
+)
+
+
+def sniff(path: Path, head: bytes) -> Format:
+    """Return the format of ``path`` judged from ``head`` (its first KBs) and, for ZIPs, its members."""
+    suffix = path.suffix.lower()
+    if not head:
+        raise ingest_error(IngestErrorKind.EMPTY, path, "file is empty")
+    if _PDF_MAGIC in head[:_PDF_MAGIC_WINDOW]:
+        return Format.PDF
+    if head.startswith((b"PK\x03\x04", b"PK\x05\x06")):
+        return _sniff_zip(path)
+    _refuse_known_non_documents(path, head)
+    if looks_binary(head) and bom_encoding(head) is None and suffix in (".pdf", ".docx", ".epub"):
+        raise ingest_error(
+            IngestErrorKind.CORRUPT,
+            path,
+            f"not a valid {suffix[1:].upper()} file (file is damaged or truncated)",
+        )
+    text = _head_text(head)
+    if _HTML_START.search(text[:_HTML_WINDOW]) or SUFFIX_FORMATS.get(suffix) is Format.HTML:
+        return Format.HTML
+    if SUFFIX_FORMATS.get(suffix) is Format.MARKDOWN or looks_like_markdown(text):
+        return Format.MARKDOWN
+    return Format.TEXT
+
+
+def looks_like_markdown(text: str) -> bool:
+    """Unmistakable Markdown: an ATX heading plus another construct, or two non-heading constructs.
+
+    A lone "# ..." line is not enough because shell scripts and config files comment that way.
+    """
+    others = sum(
+        (
+            len(_FENCE.findall(text)) >= 2,
+            bool(_TABLE_RULE.search(text)),
+            bool(_LINK.search(text)),
+            bool(_SETEXT_H1.search(text)),
+        )
+    )
+    return others >= 2 or (others >= 1 and bool(_ATX_HEADING.search(text)))
+
+
+def _head_text(head: bytes) -> str:
+    """Decode the head loosely: only markup and syntax are looked for, nothing is kept."""
+    bom = bom_encoding(head)
+    if bom is not None:
+        codec, length = bom
+        return head[length:].decode(codec, errors="ignore")
+    return head.decode("utf-8", errors="ignore")
+
+
+def _sniff_zip(path: Path) -> Format:
+    label = {".docx": "Word document", ".epub": "EPUB"}.get(path.suffix.lower(), "ZIP archive")
+    try:
+        with zipfile.ZipFile(path) as archive:
+            names = set(archive.namelist())
+            mimetype = b""
+            if "mimetype" in names and archive.getinfo("mimetype").file_size < 256:
+                mimetype = archive.read("mimetype").strip()
+    except (zipfile.BadZipFile, ValueError, EOFError, OSError, NotImplementedError, RuntimeError) as exc:
+        raise ingest_error(
+            IngestErrorKind.CORRUPT, path, f"not a valid {label} (file is damaged or truncated)"
+        ) from exc
+    if "word/document.xml" in names:
+        return Format.DOCX
+    if mimetype == b"application/epub+zip" or "META-INF/container.xml" in names:
+        return Format.EPUB
+    if "xl/workbook.xml" in names:
+        what = "an Excel workbook (.xlsx)"
+    elif "ppt/presentation.xml" in names:
+        what = "a PowerPoint presentation (.pptx)"
+    elif mimetype.startswith(b"application/vnd.oasis.opendocument"):
+        what = "an OpenDocument file"
+    else:
+        what = "a ZIP archive"
+    raise ingest_error(IngestErrorKind.UNSUPPORTED, path, f"{what}, not a supported document format")
+
+
+def _refuse_known_non_documents(path: Path, head: bytes) -> None:
+    if head.startswith(_OLE2):
+        if path.suffix.lower() == ".docx":
+            raise ingest_error(IngestErrorKind.ENCRYPTED, path, "password-protected Word document")
+        raise ingest_error(
+            IngestErrorKind.UNSUPPORTED,
+            path,
+            "legacy Microsoft Office format (.doc/.xls/.ppt) is not supported; save it as .docx or PDF",
+        )
+    if head.startswith(b"{\\rtf"):
+        raise ingest_error(
+            IngestErrorKind.UNSUPPORTED, path, "RTF documents are not supported; save it as .docx or PDF"
+        )
+    if looks_binary(head):
+        for magic, what in _BINARY_KINDS:
+            if head.startswith(magic):
+                raise ingest_error(IngestErrorKind.UNSUPPORTED, path, f"{what}, not a document")

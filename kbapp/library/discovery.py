@@ -1,0 +1,66 @@
+"""Turning what the user dropped (files, folders) into the list of files to import.
+
+Named files are always attempted (the reader sniffs their content, whatever their name);
+inside folders only files with a supported suffix are taken, so a folder of manuals with a
+few images and installers in it does not produce a page of "unsupported" errors. Symlink
+loops and unreadable folders are reported, not fatal.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from kbapp.ingest import SUPPORTED_SUFFIXES
+
+
+@dataclass(slots=True)
+class Discovery:
+    files: list[Path] = field(default_factory=list)
+    problems: list[tuple[Path, str]] = field(default_factory=list)  # path, reason
+    skipped: int = 0  # files in folders with suffixes we do not read
+
+
+def discover(paths: list[Path]) -> Discovery:
+    found = Discovery()
+    seen: set[Path] = set()
+
+    def add(path: Path) -> None:
+        key = path.resolve()
+        if key not in seen:
+            seen.add(key)
+            found.files.append(path)
+
+    for root in paths:
+        if root.is_dir():
+            _walk(root, found, add)
+        elif root.exists() or root.is_symlink():
+            add(root)
+        else:
+            found.problems.append((root, "no such file or folder"))
+    return found
+
+
+def _walk(root: Path, found: Discovery, add) -> None:  # type: ignore[no-untyped-def]
+    visited: set[tuple[int, int]] = set()
+
+    def on_error(err: OSError) -> None:
+        found.problems.append((Path(err.filename or root), f"cannot read folder ({err.strerror})"))
+
+    for dirpath, dirnames, filenames in os.walk(root, onerror=on_error, followlinks=True):
+        st = os.stat(dirpath)
+        if (st.st_dev, st.st_ino) in visited:  # a symlink loop back into a folder already walked
+            found.problems.append((Path(dirpath), "symbolic link loop, skipped"))
+            dirnames[:] = []
+            continue
+        visited.add((st.st_dev, st.st_ino))
+        dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
+        for name in sorted(filenames):
+            if name.startswith("."):
+                continue
+            path = Path(dirpath, name)
+            if path.suffix.lower() in SUPPORTED_SUFFIXES:
+                add(path)
+            else:
+                found.skipped += 1

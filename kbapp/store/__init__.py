@@ -1,0 +1,1 @@
+"""The SQLite library file: the single source of truth for documents, chunks, terms and vectors."""

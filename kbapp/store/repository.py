@@ -1,0 +1,197 @@
+"""Reading and writing documents with their pages, chunks and keyword terms.
+
+Each write is called inside one ``write_transaction``: a document appears in the library
+complete (row, pages, chunks, FTS rows) or not at all, and replacing a changed file swaps the
+old chunks for the new ones in the same commit.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from sqlalchemy import delete, func, insert, select
+from sqlalchemy.engine import Connection
+
+from kbapp.chunking import Chunk
+from kbapp.ingest.model import Page
+from kbapp.store.schema import chunks, documents, pages
+from kbapp.text.terms import index_terms
+
+
+@dataclass(frozen=True, slots=True)
+class DocumentRecord:
+    id: int
+    path: str
+    content_hash: str
+    title: str
+    doc_type: str
+    page_count: int | None
+    size: int
+    mtime: float
+    imported_at: float
+    status: str
+    error: str | None
+    warnings: str
+    chunk_count: int
+    copy_path: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class FileFacts:
+    path: str
+    content_hash: str
+    size: int
+    mtime: float
+
+
+def _record(row) -> DocumentRecord:  # type: ignore[no-untyped-def]
+    return DocumentRecord(**row._mapping)
+
+
+def _document_query():  # type: ignore[no-untyped-def]
+    counts = select(chunks.c.document_id, func.count().label("n")).group_by(chunks.c.document_id).subquery()
+    return select(
+        documents.c.id,
+        documents.c.path,
+        documents.c.content_hash,
+        documents.c.title,
+        documents.c.doc_type,
+        documents.c.page_count,
+        documents.c.size,
+        documents.c.mtime,
+        documents.c.imported_at,
+        documents.c.status,
+        documents.c.error,
+        documents.c.warnings,
+        func.coalesce(counts.c.n, 0).label("chunk_count"),
+        documents.c.copy_path,
+    ).outerjoin(counts, counts.c.document_id == documents.c.id)
+
+
+def list_documents(conn: Connection) -> list[DocumentRecord]:
+    return [_record(r) for r in conn.execute(_document_query().order_by(documents.c.id))]
+
+
+def get_document(conn: Connection, doc_id: int) -> DocumentRecord | None:
+    row = conn.execute(_document_query().where(documents.c.id == doc_id)).first()
+    return _record(row) if row else None
+
+
+def find_by_path(conn: Connection, path: str) -> DocumentRecord | None:
+    row = conn.execute(_document_query().where(documents.c.path == path)).first()
+    return _record(row) if row else None
+
+
+def find_ready_by_hash(conn: Connection, content_hash: str) -> DocumentRecord | None:
+    row = conn.execute(
+        _document_query().where(documents.c.content_hash == content_hash, documents.c.status == "ready")
+    ).first()
+    return _record(row) if row else None
+
+
+def write_document(
+    conn: Connection,
+    facts: FileFacts,
+    *,
+    title: str,
+    doc_type: str,
+    page_count: int | None,
+    warnings: Sequence[str],
+    doc_pages: Sequence[Page],
+    doc_chunks: Sequence[Chunk],
+    copy_path: str | None,
+) -> int:
+    """Insert a parsed document, replacing whatever was stored for the same path."""
+    conn.execute(delete(documents).where(documents.c.path == facts.path))
+    doc_id = conn.execute(
+        insert(documents).values(
+            path=facts.path,
+            content_hash=facts.content_hash,
+            title=title,
+            doc_type=doc_type,
+            page_count=page_count,
+            size=facts.size,
+            mtime=facts.mtime,
+            imported_at=time.time(),
+            status="ready",
+            error=None,
+            warnings="\n".join(warnings),
+            copy_path=copy_path,
+        )
+    ).inserted_primary_key[0]
+    conn.execute(
+        insert(pages),
+        [
+            {"document_id": doc_id, "page_index": i, "number": p.number, "text": p.text}
+            for i, p in enumerate(doc_pages)
+        ],
+    )
+    if not doc_chunks:
+        return doc_id
+    rows = [
+        {
+            "document_id": doc_id,
+            "ord": c.order,
+            "page_start": c.page_start,
+            "char_start": c.char_start,
+            "page_end": c.page_end,
+            "char_end": c.char_end,
+            "heading": c.heading,
+            "kind": str(c.kind),
+            "prefix": c.prefix,
+            "text": c.text,
+            "tokens": c.tokens,
+        }
+        for c in doc_chunks
+    ]
+    ids = (
+        conn.execute(insert(chunks).returning(chunks.c.id, sort_by_parameter_order=True), rows)
+        .scalars()
+        .all()
+    )
+    conn.exec_driver_sql(
+        "INSERT INTO chunk_fts(rowid, body, context) VALUES (?, ?, ?)",
+        [
+            (chunk_id, index_terms(c.text), index_terms(f"{title}\n{c.heading}"))
+            for chunk_id, c in zip(ids, doc_chunks, strict=True)
+        ],
+    )
+    return doc_id
+
+
+def record_failure(conn: Connection, facts: FileFacts, doc_type: str, error: str) -> None:
+    """Remember a failed file (so the library lists it with its reason) without touching a good copy."""
+    existing = find_by_path(conn, facts.path)
+    if existing is not None and existing.status == "ready":
+        return
+    conn.execute(delete(documents).where(documents.c.path == facts.path))
+    conn.execute(
+        insert(documents).values(
+            path=facts.path,
+            content_hash=facts.content_hash,
+            title=Path(facts.path).name,
+            doc_type=doc_type,
+            page_count=None,
+            size=facts.size,
+            mtime=facts.mtime,
+            imported_at=time.time(),
+            status="failed",
+            error=error,
+            warnings="",
+            copy_path=None,
+        )
+    )
+
+
+def delete_document(conn: Connection, doc_id: int) -> bool:
+    return conn.execute(delete(documents).where(documents.c.id == doc_id)).rowcount > 0
+
+
+def page_texts(conn: Connection, doc_id: int) -> list[tuple[int | None, str]]:
+    rows = conn.execute(
+        select(pages.c.number, pages.c.text).where(pages.c.document_id == doc_id).order_by(pages.c.page_index)
+    )
+    return [(r.number, r.text) for r in rows]

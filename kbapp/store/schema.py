@@ -1,0 +1,129 @@
+"""Tables of the library database and the forward migrations that create them.
+
+Plain SQLAlchemy Core tables; the FTS5 table is raw DDL because SQLAlchemy has no notion of
+virtual tables. ``MIGRATIONS[n]`` takes a library from schema version n to n + 1; a library is
+only ever migrated forward, each step in its own transaction.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable
+
+from sqlalchemy import (
+    Column,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    LargeBinary,
+    MetaData,
+    String,
+    Table,
+    Text,
+)
+from sqlalchemy.engine import Connection
+
+metadata = MetaData()
+
+meta = Table(
+    "meta",
+    metadata,
+    Column("key", String, primary_key=True),
+    Column("value", Text, nullable=False),
+)
+
+documents = Table(
+    "documents",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("path", Text, nullable=False, unique=True),
+    Column("content_hash", String, nullable=False, index=True),
+    Column("title", Text, nullable=False),
+    Column("doc_type", String, nullable=False),
+    Column("page_count", Integer),
+    Column("size", Integer, nullable=False),
+    Column("mtime", Float, nullable=False),
+    Column("imported_at", Float, nullable=False),
+    Column("status", String, nullable=False),  # "ready" | "failed"
+    Column("error", Text),
+    Column("warnings", Text, nullable=False, default=""),
+    Column("copy_path", Text),
+)
+
+pages = Table(
+    "pages",
+    metadata,
+    Column("document_id", Integer, ForeignKey("documents.id", ondelete="CASCADE"), primary_key=True),
+    Column("page_index", Integer, primary_key=True),
+    Column("number", Integer),
+    Column("text", Text, nullable=False),
+)
+
+chunks = Table(
+    "chunks",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("document_id", Integer, ForeignKey("documents.id", ondelete="CASCADE"), nullable=False),
+    Column("ord", Integer, nullable=False),
+    Column("page_start", Integer, nullable=False),
+    Column("char_start", Integer, nullable=False),
+    Column("page_end", Integer, nullable=False),
+    Column("char_end", Integer, nullable=False),
+    Column("heading", Text, nullable=False),
+    Column("kind", String, nullable=False),
+    Column("prefix", Text, nullable=False),
+    Column("text", Text, nullable=False),
+    Column("tokens", Integer, nullable=False),
+    Index("ix_chunks_document", "document_id", "ord"),
+    sqlite_autoincrement=True,  # chunk ids key the vector index: never reuse a deleted one
+)
+
+vectors = Table(
+    "vectors",
+    metadata,
+    Column("chunk_id", Integer, ForeignKey("chunks.id", ondelete="CASCADE"), primary_key=True),
+    Column("pack_id", String, nullable=False),
+    Column("vector", LargeBinary, nullable=False),
+    Index("ix_vectors_pack", "pack_id"),
+)
+
+FTS_DDL = (
+    'CREATE VIRTUAL TABLE chunk_fts USING fts5(body, context, tokenize = "unicode61 remove_diacritics 0")'
+)
+
+# Keep FTS rows in step with chunks inside the same transaction, whoever deletes the chunk
+# (a re-import, a remove, or the cascade from deleting its document).
+FTS_DELETE_TRIGGER = (
+    "CREATE TRIGGER chunks_fts_delete AFTER DELETE ON chunks BEGIN "
+    "DELETE FROM chunk_fts WHERE rowid = old.id; END"
+)
+
+
+# Every change to the stored vectors bumps a generation number, in the same transaction, whatever
+# caused it (an embedding run, a re-import, a cascade from removing a document). The saved FAISS
+# index records the generation it was built from, so a stale index is recognised on open.
+VECTOR_GENERATION_TRIGGERS = [
+    f"CREATE TRIGGER vectors_generation_{event.lower()} AFTER {event} ON vectors BEGIN "
+    "UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'vector_generation'; END"
+    for event in ("INSERT", "UPDATE", "DELETE")
+]
+
+
+def _v0_to_v1(conn: Connection) -> None:
+    metadata.create_all(conn, tables=[meta, documents, pages, chunks, vectors])
+    conn.exec_driver_sql(FTS_DDL)
+    conn.exec_driver_sql(FTS_DELETE_TRIGGER)
+    for ddl in VECTOR_GENERATION_TRIGGERS:
+        conn.exec_driver_sql(ddl)
+    conn.execute(
+        meta.insert(),
+        [
+            {"key": "library_id", "value": uuid.uuid4().hex},
+            {"key": "vector_generation", "value": "0"},
+        ],
+    )
+
+
+MIGRATIONS: list[Callable[[Connection], None]] = [_v0_to_v1]
+SCHEMA_VERSION = len(MIGRATIONS)

@@ -1,0 +1,1 @@
+"""Text normalisation and the keyword terms the index and the highlighter share."""

@@ -1,0 +1,175 @@
+"""Keyword terms: what goes into the FTS5 index and what a query is matched with.
+
+One tokenizer serves the index, the query and the highlighter, so a term can only match if
+it would also be highlighted. Rules (applied to folded text, see ``fold``):
+
+* CJK runs become overlapping character bigrams, plus the run's last character as a unigram,
+  so 曝光 finds 曝光时间 and a one-character query can still match via a prefix query.
+* Latin words are stemmed (Snowball English) so "modes" finds "mode".
+* Codes such as ``XK-200``, ``M3x0.5`` or ``E5021`` are indexed whole (separators dropped:
+  ``xk200``) and by their parts (``xk``, ``200``; letter/digit runs of two or more characters),
+  so they are searchable whole and by parts.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import lru_cache
+
+import snowballstemmer
+
+from kbapp.text.fold import fold, fold_with_map
+
+_CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af\U00020000-\U0003134f"
+_ALNUM = rf"[^\W_{_CJK}]"
+_TOKEN_RE = re.compile(rf"(?P<cjk>[{_CJK}]+)|(?P<word>{_ALNUM}+(?:[-./_:]{_ALNUM}+)*)")
+_SEPARATORS_RE = re.compile(r"[-./_:]")
+_LETTER_DIGIT_RE = re.compile(r"[^\W\d_]+|\d+")
+
+_STEMMER = snowballstemmer.stemmer("english")
+
+# Query-side only: words that carry no meaning for retrieval. The index keeps them (BM25 gives
+# them little weight anyway), so phrases stay intact for highlighting.
+STOPWORDS = frozenset(
+    """
+    a about above after again against all am an and any are as at be because been before being
+    below between both but by can could did do does doing down during each few for from further had
+    has have having he her here hers herself him himself his how i if in into is it its itself just
+    me more most my myself no nor not of off on once only or other our ours ourselves out over own
+    same she should so some such than that the their theirs them themselves then there these they
+    this those through to too under until up very was we were what when where which while who whom
+    why will with would you your yours yourself yourselves
+    """.split()  # noqa: SIM905
+)
+
+
+@lru_cache(maxsize=200_000)
+def _stem(word: str) -> str:
+    if len(word) <= 3 or not word.isascii() or not word.isalpha():
+        return word
+    return _STEMMER.stemWord(word)
+
+
+@dataclass(frozen=True, slots=True)
+class Term:
+    """A term and its span ``[start, end)`` in the text it was read from."""
+
+    text: str
+    start: int
+    end: int
+    prefix: bool = False
+
+
+def _word_terms(word: str, start: int) -> Iterator[Term]:
+    end = start + len(word)
+    if _SEPARATORS_RE.search(word):
+        yield Term(_SEPARATORS_RE.sub("", word), start, end)
+        pos = start
+        for part in _SEPARATORS_RE.split(word):
+            yield from _word_terms(part, pos)
+            pos += len(part) + 1
+        return
+    yield Term(_stem(word), start, end)
+    pieces = list(_LETTER_DIGIT_RE.finditer(word))
+    if len(pieces) > 1:
+        for piece in pieces:
+            if len(piece.group()) >= 2:
+                yield Term(piece.group(), start + piece.start(), start + piece.end())
+
+
+def _cjk_terms(run: str, start: int) -> Iterator[Term]:
+    for i in range(len(run) - 1):
+        yield Term(run[i : i + 2], start + i, start + i + 2)
+    yield Term(run[-1], start + len(run) - 1, start + len(run))
+
+
+def iter_terms(folded: str) -> Iterator[Term]:
+    """All index terms of already-folded text, with spans in that text."""
+    for m in _TOKEN_RE.finditer(folded):
+        if m.lastgroup == "cjk":
+            yield from _cjk_terms(m.group(), m.start())
+        else:
+            yield from _word_terms(m.group(), m.start())
+
+
+@lru_cache(maxsize=200_000)
+def _word_index_terms(word: str) -> str:
+    return " ".join(t.text for t in _word_terms(word, 0))
+
+
+def index_terms(text: str) -> str:
+    """The space-joined terms stored in the FTS5 table for ``text`` (the hot path of importing)."""
+    out: list[str] = []
+    for m in _TOKEN_RE.finditer(fold(text)):
+        token = m.group()
+        if m.lastgroup == "cjk":
+            out.extend([token[i : i + 2] for i in range(len(token) - 1)])
+            out.append(token[-1])
+        else:
+            out.append(_word_index_terms(token))
+    return " ".join(out)
+
+
+def query_terms(query: str) -> list[Term]:
+    """Distinct terms to look up for a query.
+
+    Differs from indexing in two ways: a code typed whole (``XK-200``) is looked up whole only,
+    not by its parts, and a lone CJK character becomes a prefix term that matches every bigram
+    it starts. Stopwords are dropped unless nothing else is left.
+    """
+    folded = fold(query)
+    terms: list[Term] = []
+    for m in _TOKEN_RE.finditer(folded):
+        token = m.group()
+        if m.lastgroup == "cjk":
+            if len(token) == 1:
+                terms.append(Term(token, m.start(), m.end(), prefix=True))
+            else:
+                terms.extend(t for t in _cjk_terms(token, m.start()) if len(t.text) == 2)
+        else:
+            first = next(_word_terms(token, m.start()))
+            terms.append(first)
+    content = [t for t in terms if t.text not in STOPWORDS]
+    chosen = content or terms
+    seen: set[tuple[str, bool]] = set()
+    unique = []
+    for t in chosen:
+        if (t.text, t.prefix) not in seen:
+            seen.add((t.text, t.prefix))
+            unique.append(t)
+    return unique
+
+
+def fts_match_expression(terms: list[Term]) -> str:
+    """An FTS5 MATCH expression that ORs the terms (BM25 then ranks by how many and how rare)."""
+    parts = [f'"{t.text}"*' if t.prefix else f'"{t.text}"' for t in terms]
+    return " OR ".join(parts)
+
+
+def highlight_spans(text: str, terms: list[Term]) -> list[tuple[int, int]]:
+    """Code-point spans in ``text`` of every occurrence of the query terms, merged where they touch.
+
+    Overlapping CJK bigrams merge into one span, so 曝光时间 lights up as one run of four
+    characters rather than three overlapping pairs.
+    """
+    exact = {t.text for t in terms if not t.prefix}
+    prefixes = tuple(t.text for t in terms if t.prefix)
+    folded, index = fold_with_map(text)
+    spans: list[tuple[int, int]] = []
+    for term in iter_terms(folded):
+        if term.text in exact:
+            spans.append((term.start, term.end))
+        elif prefixes and term.text.startswith(prefixes):
+            spans.append((term.start, term.start + 1))
+    if index is not None:
+        spans = [(index[s], index[e - 1] + 1) for s, e in spans]
+    spans.sort()
+    merged: list[tuple[int, int]] = []
+    for s, e in spans:
+        if merged and s < merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], e))
+        else:
+            merged.append((s, e))
+    return merged

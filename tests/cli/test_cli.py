@@ -1,0 +1,74 @@
+"""The CLI contract the scorer relies on, run as a real subprocess."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+
+def kbapp(data: Path, *args: str, input_text: str | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "kbapp", "--data-dir", str(data), *args],
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        input=input_text,
+        timeout=300,
+    )
+
+
+def test_import_search_docs_remove_verify(tmp_path: Path, sample_folder: Path) -> None:
+    data = tmp_path / "lib"
+    bad = sample_folder / "broken.pdf"
+    bad.write_bytes(b"%PDF-1.4\n" + bytes(range(256)) * 8)
+    run = kbapp(data, "import", str(sample_folder))
+    assert run.returncode == 1, run.stdout + run.stderr
+    lines = run.stdout.splitlines()
+    assert any(line.startswith("FAILED") and "broken.pdf" in line for line in lines)
+    assert sum(line.startswith("IMPORTED") for line in lines) == 5
+
+    run = kbapp(data, "search", "曝光时间", "--mode", "lexical", "--json", "--top-k", "3")
+    assert run.returncode == 0, run.stderr
+    [obj] = [json.loads(line) for line in run.stdout.splitlines()]
+    assert obj["query"] == "曝光时间"
+    assert 1 <= len(obj["results"]) <= 3
+    for rank, r in enumerate(obj["results"], start=1):
+        assert r["rank"] == rank and r["citation"] >= 1
+        assert {
+            "doc_id",
+            "path",
+            "title",
+            "page",
+            "heading",
+            "text",
+            "highlights",
+            "score",
+            "why",
+        } <= r.keys()
+        for s, e in r["highlights"]:
+            assert 0 <= s <= e <= len(r["text"])
+
+    queries = tmp_path / "q.jsonl"
+    queries.write_text(
+        "\n".join(
+            json.dumps({"id": i, "text": t}, ensure_ascii=False)
+            for i, t in [("a", "E5021"), ("b", "联轴器"), ("c", "zebra giraffe")]
+        ),
+        encoding="utf-8",
+    )
+    run = kbapp(data, "search", "--queries", str(queries), "--json", "--mode", "lexical")
+    out = [json.loads(line) for line in run.stdout.splitlines()]
+    assert [o["query_id"] for o in out] == ["a", "b", "c"]
+    assert out[2]["results"] == [] and "Nothing" in out[2]["message"]
+    assert all(isinstance(o["took_ms"], float) for o in out)
+
+    run = kbapp(data, "docs", "--json")
+    docs = [json.loads(line) for line in run.stdout.splitlines()]
+    assert len(docs) == 6
+    zh = next(d for d in docs if d["path"].endswith("camera_zh.txt"))
+    run = kbapp(data, "remove", str(zh["id"]))
+    assert run.returncode == 0 and "removed 1" in run.stdout
+    run = kbapp(data, "verify", "--json")
+    assert json.loads(run.stdout)["ok"] is True

@@ -1,0 +1,66 @@
+"""The keyword tokenizer: Chinese bigrams, Traditional/Simplified folding, codes, highlights."""
+
+from __future__ import annotations
+
+from kbapp.text.fold import fold, fold_with_map
+from kbapp.text.terms import fts_match_expression, highlight_spans, index_terms, query_terms
+
+
+def terms_of(q: str) -> list[str]:
+    return [t.text for t in query_terms(q)]
+
+
+def test_fold_normalises_width_case_and_script() -> None:
+    assert fold("ＸＫ－２００ Exposure 曝光時間") == "xk-200 exposure 曝光时间"
+    assert fold("圖像偏暗 錯誤碼") == "图像偏暗 错误码"
+
+
+def test_fold_with_map_points_back_to_source() -> None:
+    text = "ﬁle Straße 曝光"
+    folded, index = fold_with_map(text)
+    assert folded == "file strasse 曝光"
+    assert index is not None
+    assert text[index[folded.index("曝")]] == "曝"
+
+
+def test_cjk_bigrams_and_tail_unigram() -> None:
+    assert index_terms("曝光时间") == "曝光 光时 时间 间"
+    assert terms_of("曝光") == ["曝光"]
+    assert set(terms_of("图像 偏暗")) <= set(index_terms("图像偏暗").split())
+
+
+def test_traditional_query_matches_simplified_text() -> None:
+    assert set(terms_of("曝光時間")) <= set(index_terms("曝光时间").split())
+    assert set(terms_of("曝光时间")) <= set(index_terms("曝光時間").split())
+
+
+def test_codes_whole_and_by_parts() -> None:
+    indexed = index_terms("Error E5021 on XK-200, use M3x0.5 screws").split()
+    for term in ("e5021", "5021", "xk200", "xk", "200", "m3x05"):
+        assert term in indexed
+    assert terms_of("XK-200") == ["xk200"]
+    assert terms_of("e5021") == ["e5021"]
+    assert terms_of("5021") == ["5021"]
+
+
+def test_stemming_and_stopwords() -> None:
+    assert terms_of("the trigger modes") == ["trigger", "mode"]
+    assert terms_of("the") == ["the"]  # nothing but stopwords: keep them rather than search for nothing
+
+
+def test_single_cjk_character_is_a_prefix_query() -> None:
+    [term] = query_terms("光")
+    assert term.prefix
+    assert fts_match_expression([term]) == '"光"*'
+
+
+def test_highlight_merges_cjk_run_and_maps_codes() -> None:
+    text = "错误码 E5021：曝光時間过长，检查 XK-200 的 Exposure Time。"
+    spans = highlight_spans(text, query_terms("曝光时间 xk-200 exposure"))
+    assert [text[s:e] for s, e in spans] == ["曝光時間", "XK-200", "Exposure"]
+
+
+def test_highlight_offsets_survive_expanding_folds() -> None:
+    text = "ﬁle ﬁle 曝光"
+    spans = highlight_spans(text, query_terms("曝光"))
+    assert [text[s:e] for s, e in spans] == ["曝光"]
