@@ -8,15 +8,12 @@ up; files handed over explicitly are sniffed whatever their name.
 
 from __future__ import annotations
 
+import importlib
 import logging
 from collections.abc import Callable
 from pathlib import Path
 
-from kbapp.ingest.docx import parse_docx
-from kbapp.ingest.epub import parse_epub
 from kbapp.ingest.errors import ingest_error
-from kbapp.ingest.html import parse_html
-from kbapp.ingest.markdown import parse_markdown
 from kbapp.ingest.model import (
     Block,
     BlockKind,
@@ -25,10 +22,8 @@ from kbapp.ingest.model import (
     Page,
     ParsedDocument,
 )
-from kbapp.ingest.pdf import parse_pdf
 from kbapp.ingest.sniff import SUFFIX_FORMATS, Format, sniff
 from kbapp.ingest.source import read_head
-from kbapp.ingest.text import parse_text
 
 __all__ = [
     "SUPPORTED_SUFFIXES",
@@ -44,13 +39,15 @@ __all__ = [
 
 SUPPORTED_SUFFIXES: frozenset[str] = frozenset(SUFFIX_FORMATS)
 
-_READERS: dict[Format, Callable[[Path], ParsedDocument]] = {
-    Format.PDF: parse_pdf,
-    Format.DOCX: parse_docx,
-    Format.EPUB: parse_epub,
-    Format.HTML: parse_html,
-    Format.MARKDOWN: parse_markdown,
-    Format.TEXT: parse_text,
+# Readers are imported on first use: PyMuPDF, lxml, BeautifulSoup and python-docx together take
+# about a second to import, which commands that only need ``kbapp.ingest.model`` must not pay.
+_READERS: dict[Format, tuple[str, str]] = {
+    Format.PDF: ("kbapp.ingest.pdf", "parse_pdf"),
+    Format.DOCX: ("kbapp.ingest.docx", "parse_docx"),
+    Format.EPUB: ("kbapp.ingest.epub", "parse_epub"),
+    Format.HTML: ("kbapp.ingest.html", "parse_html"),
+    Format.MARKDOWN: ("kbapp.ingest.markdown", "parse_markdown"),
+    Format.TEXT: ("kbapp.ingest.text", "parse_text"),
 }
 
 _log = logging.getLogger(__name__)
@@ -59,7 +56,7 @@ _log = logging.getLogger(__name__)
 def parse_file(path: Path) -> ParsedDocument:
     """Parse ``path`` into pages of typed blocks, or raise ``IngestError`` saying why not."""
     path = Path(path)
-    reader = _READERS[sniff(path, read_head(path))]
+    reader = _reader(sniff(path, read_head(path)))
     try:
         return reader(path)
     except IngestError:
@@ -71,3 +68,9 @@ def parse_file(path: Path) -> ParsedDocument:
         raise ingest_error(
             IngestErrorKind.CRASHED, path, f"the reader crashed ({type(exc).__name__}: {exc})"
         ) from exc
+
+
+def _reader(file_format: Format) -> Callable[[Path], ParsedDocument]:
+    module, function = _READERS[file_format]
+    reader: Callable[[Path], ParsedDocument] = getattr(importlib.import_module(module), function)
+    return reader

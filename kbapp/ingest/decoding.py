@@ -1,11 +1,12 @@
 """Turning the bytes of a text-like file into ``str`` without ever guessing silently.
 
 Field engineers' notes come from Chinese Windows machines (GBK/GB18030), Taiwanese ones (Big5),
-Notepad (UTF-16 with BOM) and everything else. The order is: BOM, strict UTF-8, UTF-16 without
-BOM, GB18030 and Big5 when the result reads like Chinese, then charset-normalizer with a
-confidence bar. A decode that would need replacement characters is refused rather than indexed
-as mojibake; the single tolerated repair is a handful of stray bytes in otherwise valid UTF-8,
-which is dropped and reported as a warning.
+Notepad (UTF-16 with BOM) and everything else. The order is: BOM, UTF-16 without BOM (recognised
+by its NUL pattern), a binary check (other NULs or many control bytes), strict UTF-8, GB18030 and
+Big5 when the result reads like Chinese, then charset-normalizer with a confidence bar. A decode
+that would need replacement characters is refused rather than indexed as mojibake; the single
+tolerated repair is a handful of stray bytes in otherwise valid UTF-8, which is dropped and
+reported as a warning.
 """
 
 from __future__ import annotations
@@ -58,14 +59,14 @@ def decode_text(data: bytes, path: Path) -> Decoded:
     bom = bom_encoding(data)
     if bom is not None:
         return _decode_with_bom(data, path, *bom)
-    utf8 = _strict(data, "utf-8")
-    if utf8 is not None:
-        return Decoded(utf8, "utf-8")
     utf16 = _utf16_without_bom(data)
     if utf16 is not None:
         return utf16
     if looks_binary(data):
         raise ingest_error(IngestErrorKind.UNSUPPORTED, path, "binary data, not text")
+    utf8 = _strict(data, "utf-8")
+    if utf8 is not None:
+        return Decoded(utf8, "utf-8")
     for guess in (_chinese_gb, _chinese_big5, _mostly_utf8, _detected):
         decoded = guess(data)
         if decoded is not None:
@@ -177,7 +178,7 @@ def _mostly_utf8(data: bytes) -> Decoded | None:
     """
     text = data.decode("utf-8", errors="ignore")
     dropped = len(data) - len(text.encode("utf-8"))
-    multibyte = sum(1 for char in text if ord(char) > 0x7F)
+    multibyte = len(text) - len(text.encode("ascii", errors="ignore"))
     if dropped == 0 or multibyte < 10 * dropped or dropped > max(3, len(data) // 1000):
         return None
     return Decoded(text, "utf-8", [f"dropped {dropped} byte(s) that are not valid UTF-8"])

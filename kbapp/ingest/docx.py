@@ -23,7 +23,7 @@ from lxml import etree
 
 from kbapp.ingest.builder import PageBuilder
 from kbapp.ingest.errors import ingest_error
-from kbapp.ingest.model import BlockKind, IngestErrorKind, ParsedDocument
+from kbapp.ingest.model import BlockKind, IngestError, IngestErrorKind, ParsedDocument
 from kbapp.ingest.textnorm import collapse_spaces
 from kbapp.ingest.ziputil import open_archive
 
@@ -31,7 +31,6 @@ _WHAT = "Word document"
 _LOAD_ERRORS = (
     PackageNotFoundError,
     KeyError,
-    ValueError,
     SyntaxError,
     zipfile.BadZipFile,
     zlib.error,
@@ -70,6 +69,8 @@ def parse_docx(path: Path) -> ParsedDocument:
         core_title = collapse_spaces(document.core_properties.title or "")
         styles = _read_styles(document.styles.element)
         body = document.element.body
+    except ValueError as exc:
+        raise _value_error(path, exc) from exc
     except _LOAD_ERRORS as exc:
         raise ingest_error(IngestErrorKind.CORRUPT, path, f"not a valid {_WHAT} (file is damaged)") from exc
     builder = PageBuilder(None)
@@ -88,6 +89,17 @@ def parse_docx(path: Path) -> ParsedDocument:
         raise ingest_error(IngestErrorKind.EMPTY, path, "no text found in the document body")
     title = core_title or first_heading or path.stem
     return ParsedDocument(title=title, doc_type="docx", pages=[builder.build()])
+
+
+def _value_error(path: Path, exc: ValueError) -> IngestError:
+    """python-docx raises ValueError both for .docm/.dotx content types and for malformed XML values."""
+    if "content type" in str(exc):
+        return ingest_error(
+            IngestErrorKind.UNSUPPORTED,
+            path,
+            "macro-enabled or template Word files are not supported; save as .docx",
+        )
+    return ingest_error(IngestErrorKind.CORRUPT, path, f"not a valid {_WHAT} (file is damaged)")
 
 
 def paragraph_text(paragraph: etree._Element) -> str:

@@ -41,7 +41,11 @@ def parse_epub(path: Path) -> ParsedDocument:
         builder = PageBuilder(None)
         first_h1 = None
         warnings = []
+        members = set(archive.namelist())
         for name in _spine_documents(package, posixpath.dirname(opf_name)):
+            if name not in members:
+                warnings.append(f"{name} is listed in the book but missing; skipped")
+                continue
             data = read_member(archive, name, path, _WHAT)
             decoded = decode_declared(data, declared_encoding(data), path)
             warnings.extend(f"{name}: {warning}" for warning in decoded.warnings)

@@ -1,8 +1,8 @@
 """PDF reader (PyMuPDF): per-page text in reading order with headings, tables and code.
 
 Each page is scanned once with one TextPage: fragments with style, a cheap check that the text
-layer is real (scanned pages and fonts without a Unicode map give no or garbage text, and are
-reported as needing OCR instead of being indexed), and ruled tables. Then document-wide passes
+layer is real (``pdf_quality``: scanned pages and fonts without a Unicode map are reported as
+needing OCR instead of being indexed), and ruled tables. Then document-wide passes
 drop running headers/footers, fix the body font size, match the outline to printed headings and
 assign heading levels, and each page is emitted as blocks.
 """
@@ -10,13 +10,9 @@ assign heading levels, and each page is emitted as blocks.
 from __future__ import annotations
 
 import re
-import unicodedata
-from collections import Counter, defaultdict
+from collections import defaultdict
 from dataclasses import dataclass, field
-from enum import Enum
 from pathlib import Path
-
-import pymupdf
 
 from kbapp.ingest.errors import ingest_error
 from kbapp.ingest.model import BlockKind, IngestErrorKind, Page, ParsedDocument
@@ -28,48 +24,19 @@ from kbapp.ingest.pdf_blocks import (
     outline_heading_styles,
     page_units,
 )
+from kbapp.ingest.pdf_engine import pymupdf
 from kbapp.ingest.pdf_headings import assign_levels, body_size
 from kbapp.ingest.pdf_layout import Fragment, extract_fragments
 from kbapp.ingest.pdf_order import reading_order
+from kbapp.ingest.pdf_quality import PageStatus, text_status
 from kbapp.ingest.pdf_running import running_fragments
 from kbapp.ingest.pdf_tables import Table, find_tables
-from kbapp.ingest.textnorm import CJK_CLASS, clean_text, collapse_spaces
+from kbapp.ingest.textnorm import clean_text, collapse_spaces
 
-_TEXT_FLAGS = pymupdf.TEXT_PRESERVE_WHITESPACE | pymupdf.TEXT_MEDIABOX_CLIP  # ligatures expanded
-_MAX_GARBAGE = 0.1
-_MIN_ALNUM = 0.4
-_MIN_TEXT_CHARS = 20
-_IMAGE_COVER = 0.3
-# Whitespace, leaders and rules: evidence neither of text nor of garbage.
-_FILLERS = str.maketrans("", "", " \t\n.·…_-–—=*•|")
-# Controls, private use (BMP and planes 15-16), U+FFFD.
-_GARBAGE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ue000-\uf8ff\ufffd\U000f0000-\U0010ffff]")
-_SAMPLE_CHARS = 4000
-_LATIN_LETTER = re.compile(r"[A-Za-z\u00c0-\u024f]")
-_CJK = re.compile(f"[{CJK_CLASS}]")
-_OTHER = re.compile(f"[^\\x00-\\u024f{CJK_CLASS}]")
-_MIN_MAIN_SCRIPTS = 0.8
+# Ligatures are expanded (no PRESERVE_LIGATURES); vector paths come along for table detection.
+_TEXT_FLAGS = pymupdf.TEXT_PRESERVE_WHITESPACE | pymupdf.TEXT_MEDIABOX_CLIP | pymupdf.TEXT_COLLECT_VECTORS
 _PLACEHOLDER_TITLES = frozenset({"untitled", "title", "document", "slide 1", "no title", "unknown"})
-_FILE_NAME_SUFFIXES = (
-    ".pdf",
-    ".doc",
-    ".docx",
-    ".tex",
-    ".dvi",
-    ".rtf",
-    ".odt",
-    ".txt",
-    ".ps",
-    ".indd",
-    ".qxd",
-)
-
-
-class PageStatus(Enum):
-    OK = "ok"
-    BLANK = "blank"
-    NEEDS_OCR = "needs OCR"
-    GARBLED = "garbled"
+_FILE_NAME = re.compile(r"\.(?:pdf|docx?|tex|dvi|rtf|odt|txt|ps|indd|qxd)$", re.I)
 
 
 @dataclass(slots=True)
@@ -127,9 +94,7 @@ def _read(document: pymupdf.Document, path: Path) -> ParsedDocument:
         )
     warnings = []
     if unusable:
-        warnings.append(
-            f"no usable text on {page_ranges([scan.number for scan in unusable])}; needs OCR"
-        )
+        warnings.append(f"no usable text on {page_ranges([scan.number for scan in unusable])}; needs OCR")
     if damaged:
         warnings.append(f"{page_ranges(damaged)} could not be read (damaged) and were skipped")
     return ParsedDocument(
@@ -156,60 +121,15 @@ def _scan(page: pymupdf.Page) -> PageScan:
     number = page.number + 1
     height = page.rect.height
     textpage = page.get_textpage(flags=_TEXT_FLAGS)
-    fragments = extract_fragments(textpage.extractDICT())
-    status = _text_status(fragments, page)
+    page_dict = textpage.extractDICT()
+    fragments = extract_fragments(page_dict)
+    status = text_status(fragments, page)
     if status is not PageStatus.OK:
         return PageScan(number, height, status)
-    tables = find_tables(page.get_cdrawings(), textpage.extractWORDS)
+    tables = find_tables(page_dict["blocks"], textpage.extractWORDS)
     if tables:
         fragments = [fragment for fragment in fragments if not _in_tables(fragment, tables)]
     return PageScan(number, height, status, fragments, tables)
-
-
-def _text_status(fragments: list[Fragment], page: pymupdf.Page) -> PageStatus:
-    """Is this page's text layer worth indexing?
-
-    Scans have no text (or a stray page number) over a page-sized image. Fonts without a Unicode
-    map come out as glyph ids read as code points: control characters, private-use characters,
-    U+FFFD, or letters scattered over unrelated scripts (Arabic next to Ethiopic next to Han).
-    """
-    sample = "".join(fragment.text for fragment in fragments).translate(_FILLERS)[:_SAMPLE_CHARS]
-    if sample:
-        if len(_GARBAGE.findall(sample)) > _MAX_GARBAGE * len(sample) or _scattered_scripts(sample):
-            return PageStatus.GARBLED
-        alnum = sum(map(str.isalnum, sample))
-        if len(sample) >= _MIN_TEXT_CHARS and alnum < _MIN_ALNUM * len(sample):
-            return PageStatus.GARBLED
-        if alnum >= _MIN_TEXT_CHARS:
-            return PageStatus.OK
-    if _image_cover(page) >= _IMAGE_COVER:
-        return PageStatus.NEEDS_OCR
-    return PageStatus.OK if sample else PageStatus.BLANK
-
-
-def _scattered_scripts(sample: str) -> bool:
-    """Real text is written in one or two scripts (Chinese + Latin); glyph-id soup is not."""
-    scripts: Counter[str] = Counter(
-        {"LATIN": len(_LATIN_LETTER.findall(sample)), "CJK": len(_CJK.findall(sample))}
-    )
-    scripts.update(
-        unicodedata.name(char, "?").split(" ", 1)[0] for char in _OTHER.findall(sample) if char.isalpha()
-    )
-    total = scripts.total()
-    if total < _MIN_TEXT_CHARS:
-        return False
-    return sum(count for _, count in scripts.most_common(2)) < _MIN_MAIN_SCRIPTS * total
-
-
-def _image_cover(page: pymupdf.Page) -> float:
-    """Share of the page covered by images (overlaps counted twice; only a rough test)."""
-    area = abs(page.rect)
-    if not area:
-        return 0.0
-    covered = 0.0
-    for info in page.get_image_info():
-        covered += abs(pymupdf.Rect(info["bbox"]) & page.rect)
-    return covered / area
 
 
 def _in_tables(fragment: Fragment, tables: list[Table]) -> bool:
@@ -291,4 +211,4 @@ def _meaningful_title(title: str) -> bool:
         return False
     if lowered in _PLACEHOLDER_TITLES or lowered.startswith("microsoft word - "):
         return False
-    return not lowered.endswith(_FILE_NAME_SUFFIXES)
+    return not _FILE_NAME.search(title)

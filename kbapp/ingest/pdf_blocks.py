@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from kbapp.ingest.builder import PageBuilder
 from kbapp.ingest.model import BlockKind, Page
 from kbapp.ingest.pdf_headings import Style, font_heading, is_toc_entry, line_style, match_outline
-from kbapp.ingest.pdf_layout import Fragment, Line, build_lines
+from kbapp.ingest.pdf_layout import MONO_ADVANCE, Fragment, Line, build_lines
 from kbapp.ingest.pdf_tables import Table
 from kbapp.ingest.textnorm import join_wrapped
 
@@ -25,7 +25,6 @@ _PARAGRAPH_GAP = 0.8  # blank space larger than this many line heights starts a 
 _CODE_GAP = 1.5
 _MAX_LABEL_CHARS = 30
 _MAX_HEADING_LINES = 3
-_MONO_ADVANCE = 0.6  # advance width of a Courier-style glyph, in font sizes
 
 
 @dataclass(slots=True)
@@ -83,9 +82,9 @@ def emit_page(number: int, units: list[Unit], levels: dict[Style, int]) -> Page:
             if _is_label(unit, units[index + 1] if index + 1 < len(units) else None):
                 pending_label = text
                 continue
-            builder.add(BlockKind.HEADING, text, heading_level(unit, levels))
+            builder.add(BlockKind.HEADING, text, _heading_level(unit, levels))
         elif unit.kind is BlockKind.CODE:
-            builder.add(BlockKind.CODE, code_text(unit.lines))
+            builder.add(BlockKind.CODE, _code_text(unit.lines))
         else:
             builder.add(unit.kind, unit.text)
     if pending_label:
@@ -93,15 +92,13 @@ def emit_page(number: int, units: list[Unit], levels: dict[Style, int]) -> Page:
     return builder.build()
 
 
-def code_text(lines: Sequence[Line]) -> str:
+def _code_text(lines: Sequence[Line]) -> str:
     """Code lines with their indentation rebuilt from x positions (monospaced: 0.6 em per char)."""
     left = min(line.x0 for line in lines)
-    return "\n".join(
-        " " * round((line.x0 - left) / (_MONO_ADVANCE * line.size)) + line.text for line in lines
-    )
+    return "\n".join(" " * round((line.x0 - left) / (MONO_ADVANCE * line.size)) + line.text for line in lines)
 
 
-def heading_level(unit: Unit, levels: dict[Style, int]) -> int:
+def _heading_level(unit: Unit, levels: dict[Style, int]) -> int:
     if unit.level:
         return unit.level
     return levels.get(unit.style, 6) if unit.style is not None else 6
@@ -176,13 +173,14 @@ def _continues(current: Unit, new: Unit, line: Line) -> bool:
 
 
 def _extend(unit: Unit, line: Line) -> None:
-    """Add a line: code and table-of-contents entries keep their line breaks, prose is joined.
+    """Add a line: prose is joined, table-of-contents entries keep their line breaks.
 
-    (Code text is rebuilt with indentation by ``code_text`` when the page is emitted.)
+    Code text is not kept up to date here; ``_code_text`` rebuilds it with indentation on emission.
     """
-    keep_break = unit.kind is BlockKind.CODE or is_toc_entry(unit.lines[-1])
+    if unit.kind is not BlockKind.CODE:
+        keep_break = is_toc_entry(unit.lines[-1])
+        unit.text = f"{unit.text}\n{line.text}" if keep_break else join_wrapped(unit.text, line.text)
     unit.lines.append(line)
-    unit.text = f"{unit.text}\n{line.text}" if keep_break else join_wrapped(unit.text, line.text)
 
 
 def _is_label(unit: Unit, following: Unit | None) -> bool:

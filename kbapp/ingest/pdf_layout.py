@@ -19,6 +19,7 @@ _BOLD_FLAG = 16
 _MONO_FLAG = 8
 _BOLD_FONT = re.compile(r"bold|black|heavy|demi|-medi|\bmedium", re.I)
 _LEADER = re.compile(r"\s*(?:[.·…]\s*){4,}")
+MONO_ADVANCE = 0.6  # advance width of a Courier-style glyph, in font sizes
 LEADER_MARK = " … "  # what dot leaders ("Title . . . . . 12") are shortened to
 _MONO_FONT = re.compile(r"mono|nimbusmon|courier|consol|typewriter|cmtt|lmtt|menlo|inconsolata", re.I)
 
@@ -44,53 +45,39 @@ class Fragment:
 
 @dataclass(slots=True)
 class Line:
-    """A printed line: fragments on one baseline, left to right."""
+    """A printed line: fragments on one baseline, left to right, with their combined geometry."""
 
     fragments: list[Fragment]
     text: str
-
-    @property
-    def first(self) -> Fragment:
-        return self.fragments[0]
-
-    @property
-    def x0(self) -> float:
-        return min(fragment.x0 for fragment in self.fragments)
-
-    @property
-    def x1(self) -> float:
-        return max(fragment.x1 for fragment in self.fragments)
-
-    @property
-    def y0(self) -> float:
-        return min(fragment.y0 for fragment in self.fragments)
-
-    @property
-    def y1(self) -> float:
-        return max(fragment.y1 for fragment in self.fragments)
-
-    @property
-    def size(self) -> float:
-        weights: dict[float, int] = {}
-        for fragment in self.fragments:
-            weights[fragment.size] = weights.get(fragment.size, 0) + len(fragment.text)
-        return max(weights, key=weights.__getitem__)
-
-    @property
-    def bold(self) -> bool:
-        return all(fragment.bold for fragment in self.fragments)
-
-    @property
-    def mono(self) -> bool:
-        return all(fragment.mono for fragment in self.fragments)
+    x0: float = 0.0
+    y0: float = 0.0
+    x1: float = 0.0
+    y1: float = 0.0
+    size: float = 0.0  # the size carrying most characters
+    bold: bool = False
+    mono: bool = False
 
     @property
     def block(self) -> int:
-        return self.first.block
+        return self.fragments[0].block
+
+    def seal(self) -> None:
+        """Compute the combined geometry and style once the line is complete."""
+        fragments = self.fragments
+        self.x0 = min(fragment.x0 for fragment in fragments)
+        self.y0 = min(fragment.y0 for fragment in fragments)
+        self.x1 = max(fragment.x1 for fragment in fragments)
+        self.y1 = max(fragment.y1 for fragment in fragments)
+        weights: dict[float, int] = {}
+        for fragment in fragments:
+            weights[fragment.size] = weights.get(fragment.size, 0) + len(fragment.text)
+        self.size = max(weights, key=weights.__getitem__)
+        self.bold = all(fragment.bold for fragment in fragments)
+        self.mono = all(fragment.mono for fragment in fragments)
 
 
 def extract_fragments(page_dict: dict[str, Any]) -> list[Fragment]:
-    """Fragments of a ``TextPage.extractDICT()`` result, skipping image blocks and blank lines."""
+    """Fragments of a ``TextPage.extractDICT()`` result, skipping image/vector blocks and blank lines."""
     fragments = []
     for number, block in enumerate(page_dict.get("blocks", ())):
         if block.get("type") != 0:
@@ -103,32 +90,28 @@ def extract_fragments(page_dict: dict[str, Any]) -> list[Fragment]:
 
 
 def _fragment(line: dict[str, Any], block: int) -> Fragment | None:
-    spans = [span for span in line.get("spans", ()) if span.get("text")]
-    text = "".join(span["text"] for span in spans).strip()
-    if not text:
+    """One fragment per MuPDF line; its style is that of the span with most characters."""
+    texts = []
+    size = 0.0
+    heaviest = 0
+    bold = mono = True
+    for span in line.get("spans", ()):
+        text = span.get("text", "")
+        texts.append(text)
+        weight = len(text.strip())
+        if not weight:
+            continue
+        if weight > heaviest:
+            heaviest, size = weight, span["size"]
+        flags = span.get("flags", 0)
+        font_bold, font_mono = _font_traits(span.get("font", ""))
+        bold = bold and (bool(flags & _BOLD_FLAG) or font_bold)
+        mono = mono and (bool(flags & _MONO_FLAG) or font_mono)
+    if not heaviest:
         return None
-    weighted = [(span, len(span["text"].strip())) for span in spans if span["text"].strip()]
-    size = max(weighted, key=lambda pair: pair[1])[0]["size"]
     x0, y0, x1, y1 = line["bbox"]
-    return Fragment(
-        x0=x0,
-        y0=y0,
-        x1=x1,
-        y1=y1,
-        text=text,
-        size=round(size * 2) / 2,
-        bold=all(_is_bold(span) for span, _ in weighted),
-        mono=all(_is_mono(span) for span, _ in weighted),
-        block=block,
-    )
-
-
-def _is_bold(span: dict[str, Any]) -> bool:
-    return bool(span.get("flags", 0) & _BOLD_FLAG) or _font_traits(span.get("font", ""))[0]
-
-
-def _is_mono(span: dict[str, Any]) -> bool:
-    return bool(span.get("flags", 0) & _MONO_FLAG) or _font_traits(span.get("font", ""))[1]
+    text = "".join(texts).strip()
+    return Fragment(x0, y0, x1, y1, text, round(size * 2) / 2, bold, mono, block)
 
 
 @lru_cache(maxsize=512)
@@ -146,11 +129,17 @@ def build_lines(fragments: Iterable[Fragment]) -> list[Line]:
     for fragment in fragments:
         if lines and _same_line(lines[-1], fragment):
             line = lines[-1]
+            last = line.fragments[-1]
+            if last.mono and fragment.mono:  # keep the column alignment of code
+                gap = round((fragment.x0 - last.x1) / (MONO_ADVANCE * fragment.size))
+                line.text = f"{line.text}{' ' * max(gap, 1)}{fragment.text}"
+            else:
+                line.text = join_on_line(line.text, fragment.text)
             line.fragments.append(fragment)
-            line.text = join_on_line(line.text, fragment.text)
         else:
             lines.append(Line([fragment], fragment.text))
     for line in lines:
+        line.seal()
         if sum(map(line.text.count, ".·…")) >= 4:
             line.text = _LEADER.sub(LEADER_MARK, line.text).strip()
     return lines

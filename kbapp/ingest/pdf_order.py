@@ -6,8 +6,9 @@ read them top to bottom. Bands that are all narrower than the region are merged 
 so a two-column area under a full-width title is read column by column, not band by band.
 
 A gutter only counts as a column break when the left side looks like running text (its lines
-mostly reach its right edge) and the two sides have comparable widths. That keeps key/value
-lists, tab-aligned option lists and "title .... page" tables of contents in row order.
+mostly reach its right edge), the two sides have comparable widths and the region is not all
+monospaced code. That keeps key/value lists, tab-aligned option lists, code with aligned comments
+and "title .... page" tables of contents in row order.
 """
 
 from __future__ import annotations
@@ -94,6 +95,8 @@ def _split_columns(items: list[T]) -> list[list[T]]:
 
 def _is_column_break(left: list[T], first_right: T, ordered: list[T]) -> bool:
     right = [item for item in ordered if item.x0 >= first_right.x0]
+    if all(getattr(item, "mono", False) for item in right):
+        return False  # code aligned with spaces (trailing comments), not a text column
     region = max(item.x1 for item in ordered) - min(item.x0 for item in ordered)
     left_width = max(item.x1 for item in left) - min(item.x0 for item in left)
     right_width = max(item.x1 for item in right) - min(item.x0 for item in right)

@@ -3,9 +3,10 @@
 PyMuPDF's ``find_tables()`` costs 0.1-0.6 s per page (it rebuilds a character list in Python and,
 with pymupdf_layout installed, runs a neural layout model), which alone would blow the import
 budget for a 134-page manual, and its cell text loses inter-word spaces in TeX output. This module
-does the cheap part that matters for manuals: horizontal and vertical rules from
-``get_cdrawings()`` are grouped into connected grids, and MuPDF's words are dropped into the grid's
-cells. Pages without at least a 2x2 grid of rules cost only the drawing scan.
+does the cheap part that matters for manuals: horizontal and vertical rules, which MuPDF reports
+as vector blocks of the same TextPage (``TEXT_COLLECT_VECTORS``, so the page is interpreted only
+once), are grouped into connected grids, and MuPDF's words are dropped into the grid's cells.
+Pages without at least a 2x2 grid of rules never extract words.
 
 Tables drawn without rules (whitespace-aligned) are not detected; their text stays in the page
 flow in row order.
@@ -22,9 +23,8 @@ from kbapp.ingest.pdf_layout import join_on_line
 from kbapp.ingest.pdf_order import group_rows
 from kbapp.ingest.textnorm import join_wrapped
 
-_AXIS_TOLERANCE = 1.0  # a rule is horizontal/vertical if it deviates less than this
-_THIN = 2.0  # rectangles thinner than this are rules
-_MIN_RULE = 3.0
+_THIN = 3.0  # rectangles thinner than this are rules (a stroked line is as thick as its stroke)
+_MIN_RULE = 5.0
 _SNAP = 3.0
 _TOUCH = 3.0
 _MAX_RULES = 1000  # after merging; beyond this the page is a drawing, not a table
@@ -67,27 +67,29 @@ class _Grid:
     ys: list[float]
 
 
-def rules_of(drawings: Sequence[dict[str, Any]]) -> tuple[list[Rule], list[Rule]]:
-    """Horizontal and vertical rules of ``page.get_cdrawings()`` output (lines and rectangles)."""
+def rules_of(vectors: Sequence[dict[str, Any]]) -> tuple[list[Rule], list[Rule]]:
+    """Horizontal and vertical rules from MuPDF vector blocks (``type`` 3 in ``extractDICT()``).
+
+    MuPDF reports every sub-path as its own block; straight lines arrive as rectangles as thin as
+    the stroke, rectangles as rectangles. Curves, diagonals and polylines (``isrect`` false) are
+    not table rules and are skipped.
+    """
     horizontal: list[Rule] = []
     vertical: list[Rule] = []
-    for path in drawings:
-        for item in path.get("items", ()):
-            if item[0] == "l":
-                _add_segment(item[1], item[2], horizontal, vertical)
-            elif item[0] == "re":
-                _add_rect(item[1], horizontal, vertical)
+    for vector in vectors:
+        if vector.get("type") == 3 and vector.get("isrect"):
+            _add_rect(vector["bbox"], horizontal, vertical)
     return horizontal, vertical
 
 
 def find_tables(
-    drawings: Sequence[dict[str, Any]], load_words: Callable[[], Sequence[Sequence[Any]]]
+    vectors: Sequence[dict[str, Any]], load_words: Callable[[], Sequence[Sequence[Any]]]
 ) -> list[Table]:
-    """Tables on a page from its drawings; ``load_words`` returns ``TextPage.extractWORDS()``.
+    """Tables on a page from its vector blocks; ``load_words`` returns ``TextPage.extractWORDS()``.
 
     Words are only extracted when the rules form a grid, which most pages never do.
     """
-    horizontal, vertical = (_merge_collinear(rules) for rules in rules_of(drawings))
+    horizontal, vertical = (_merge_collinear(rules) for rules in rules_of(vectors))
     if len(horizontal) < 3 or len(vertical) < 3 or len(horizontal) + len(vertical) > _MAX_RULES:
         return []
     grids = _grids(horizontal, vertical)
@@ -100,16 +102,6 @@ def find_tables(
         if table is not None:
             tables.append(table)
     return tables
-
-
-def _add_segment(
-    p: Sequence[float], q: Sequence[float], horizontal: list[Rule], vertical: list[Rule]
-) -> None:
-    (x0, y0), (x1, y1) = p, q
-    if abs(y0 - y1) <= _AXIS_TOLERANCE and abs(x1 - x0) >= _MIN_RULE:
-        horizontal.append(Rule((y0 + y1) / 2, min(x0, x1), max(x0, x1)))
-    elif abs(x0 - x1) <= _AXIS_TOLERANCE and abs(y1 - y0) >= _MIN_RULE:
-        vertical.append(Rule((x0 + x1) / 2, min(y0, y1), max(y0, y1)))
 
 
 def _add_rect(rect: Sequence[float], horizontal: list[Rule], vertical: list[Rule]) -> None:

@@ -10,11 +10,21 @@ from __future__ import annotations
 import re
 import unicodedata
 
-# C0/C1 controls except tab and newline, DEL, private-use glyphs (symbol fonts, broken PDF fonts),
-# U+FFFD, BOMs / zero-width no-break space, and surrogates (lone ones cannot be encoded as UTF-8).
-_DROP = re.compile("[\x00-\x08\x0e-\x1f\x7f-\x9f\ue000-\uf8ff\ufffd\ufeff\ud800-\udfff]")
-_LINE_BREAKS = re.compile("\r\n?|[\x0b\x0c\x1c-\x1e\x85\u2028\u2029]")
-_SPACES = re.compile(r"[ \t\u00a0]+")
+# Line separators other than "\n" become "\n"; C0/C1 controls except tab and newline, DEL,
+# private-use glyphs (symbol fonts, broken PDF fonts), U+FFFD, BOM / zero-width no-break space and
+# surrogates (lone ones cannot be encoded as UTF-8) are dropped; NBSP becomes a plain space.
+_CLEANUP: dict[int, str | None] = {
+    **dict.fromkeys([*range(0x00, 0x09), *range(0x0E, 0x1C), 0x1F, *range(0x7F, 0xA0)]),
+    **dict.fromkeys(range(0xE000, 0xF900)),
+    **dict.fromkeys(range(0xD800, 0xE000)),
+    **dict.fromkeys([0xFFFD, 0xFEFF]),
+    **dict.fromkeys([0x0B, 0x0C, 0x0D, 0x1C, 0x1D, 0x1E, 0x85, 0x2028, 0x2029], "\n"),
+    0xA0: " ",
+}
+# Any character the table above changes; most text has none, and a search is cheaper than translate.
+_NEEDS_CLEANUP = re.compile("[\x00-\x08\x0b-\x1f\x7f-\xa0\u2028\u2029\ud800-\uf8ff\ufeff\ufffd]")
+_SPACES = re.compile(r"[ \t]+")
+_SPACES_AT_BREAK = re.compile(r" ?\n ?")
 _WHITESPACE = re.compile(r"\s+")
 
 
@@ -24,9 +34,11 @@ def clean_text(text: str) -> str:
     NFC matters for PDFs and Word files that store accents as combining marks: without it a search
     for "é" would miss "e" + U+0301.
     """
-    text = _LINE_BREAKS.sub("\n", text)
-    text = _DROP.sub("", text)
-    return unicodedata.normalize("NFC", text.replace("\u00a0", " "))
+    if _NEEDS_CLEANUP.search(text):
+        text = text.replace("\r\n", "\n").translate(_CLEANUP)
+    if text.isascii() or unicodedata.is_normalized("NFC", text):
+        return text
+    return unicodedata.normalize("NFC", text)
 
 
 def collapse_spaces(text: str) -> str:
@@ -35,8 +47,10 @@ def collapse_spaces(text: str) -> str:
 
 
 def tidy_lines(text: str) -> str:
-    """Collapse runs of spaces inside each line and drop trailing spaces, keeping the line breaks."""
-    return "\n".join(_SPACES.sub(" ", line).strip() for line in text.split("\n"))
+    """Collapse runs of spaces and tabs and drop spaces around line breaks, keeping the breaks."""
+    if "  " not in text and "\t" not in text and " \n" not in text and "\n " not in text:
+        return text
+    return _SPACES_AT_BREAK.sub("\n", _SPACES.sub(" ", text))
 
 
 # Chinese/Japanese characters, kana and CJK punctuation/full-width forms, which are written without

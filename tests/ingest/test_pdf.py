@@ -65,15 +65,25 @@ def manual_pdf(tmp_path: Path) -> Path:
     page = new_page(doc)
     page.insert_text((50, 100), "Pump Maintenance", fontsize=20, fontname="hebo")
     page.insert_textbox(
-        pymupdf.Rect(50, 130, 280, 700), LEFT_COLUMN, fontsize=10, fontname="helv", align=pymupdf.TEXT_ALIGN_JUSTIFY
+        pymupdf.Rect(50, 130, 280, 700),
+        LEFT_COLUMN,
+        fontsize=10,
+        fontname="helv",
+        align=pymupdf.TEXT_ALIGN_JUSTIFY,
     )
     page.insert_textbox(
-        pymupdf.Rect(315, 130, 545, 700), RIGHT_COLUMN, fontsize=10, fontname="helv", align=pymupdf.TEXT_ALIGN_JUSTIFY
+        pymupdf.Rect(315, 130, 545, 700),
+        RIGHT_COLUMN,
+        fontsize=10,
+        fontname="helv",
+        align=pymupdf.TEXT_ALIGN_JUSTIFY,
     )
     page = new_page(doc)
     page.insert_text((50, 100), "Safety Notes", fontsize=14, fontname="hebo")
     page.insert_text((50, 130), "This is an exam-", fontsize=10, fontname="helv")
-    page.insert_text((50, 142), "ple of a hyphenated line break in the paragraph.", fontsize=10, fontname="helv")
+    page.insert_text(
+        (50, 142), "ple of a hyphenated line break in the paragraph.", fontsize=10, fontname="helv"
+    )
     page.insert_text((50, 180), "安全说明：维修前必须关闭", fontsize=10, fontname="china-s")
     page.insert_text((50, 192), "电源并释放管道压力。", fontsize=10, fontname="china-s")
     page = new_page(doc)
@@ -85,7 +95,9 @@ def manual_pdf(tmp_path: Path) -> Path:
     page.insert_text((50, 130), "Run the following on the controller:", fontsize=10, fontname="helv")
     page.insert_text((50, 150), "set pump on", fontsize=10, fontname="cour")
     page.insert_text((74, 162), "wait 5", fontsize=10, fontname="cour")
-    doc.set_toc([[1, "Pump Maintenance", 1], [2, "Safety Notes", 2], [2, "Torque Table", 3], [2, "Commands", 4]])
+    doc.set_toc(
+        [[1, "Pump Maintenance", 1], [2, "Safety Notes", 2], [2, "Torque Table", 3], [2, "Commands", 4]]
+    )
     return save(doc, tmp_path / "manual.pdf")
 
 
@@ -100,7 +112,9 @@ def test_manual_is_well_formed_with_physical_page_numbers(manual_pdf: Path, well
 
 
 def test_headings_take_levels_from_the_outline(manual_pdf: Path, block_list) -> None:
-    headings = [(level, text) for kind, level, text in block_list(parse_file(manual_pdf)) if kind == "heading"]
+    headings = [
+        (level, text) for kind, level, text in block_list(parse_file(manual_pdf)) if kind == "heading"
+    ]
     assert headings == [(1, "Pump Maintenance"), (2, "Safety Notes"), (2, "Torque Table"), (2, "Commands")]
 
 
@@ -152,7 +166,12 @@ def test_font_headings_without_outline(tmp_path: Path, block_list) -> None:
     page.insert_text((50, 260), BODY, fontsize=10, fontname="helv")
     document = parse_file(save(doc, tmp_path / "guide.pdf"))
     headings = [(level, text) for kind, level, text in block_list(document) if kind == "heading"]
-    assert headings == [(1, "Installation Guide"), (2, "Mounting"), (3, "2.1 Wall bracket"), (2, "Electrical")]
+    assert headings == [
+        (1, "Installation Guide"),
+        (2, "Mounting"),
+        (3, "2.1 Wall bracket"),
+        (2, "Electrical"),
+    ]
 
 
 def test_table_of_contents_lines_are_not_headings(tmp_path: Path, block_list) -> None:
@@ -213,7 +232,9 @@ def garbled_page(doc: pymupdf.Document) -> None:
     page = new_page(doc, furniture=False)
     page.insert_font(fontname="F1", fontbuffer=pymupdf.Font("cjk").buffer)
     for index in range(8):
-        page.insert_text((50, 80 + 32 * index), f"Calibration step {index} of the flow sensor.", fontname="F1")
+        page.insert_text(
+            (50, 80 + 32 * index), f"Calibration step {index} of the flow sensor.", fontname="F1"
+        )
         page.insert_text((50, 96 + 32 * index), f"流量传感器校准第{index}步。", fontname="F1")
 
 
@@ -247,7 +268,9 @@ def test_garbled_page_among_good_pages_is_skipped(tmp_path: Path) -> None:
 def test_encrypted_pdf_needs_a_password(tmp_path: Path) -> None:
     doc = pymupdf.open()
     new_page(doc).insert_text((50, 80), BODY, fontname="helv")
-    path = save(doc, tmp_path / "manual.pdf", encryption=pymupdf.PDF_ENCRYPT_AES_256, user_pw="u", owner_pw="o")
+    path = save(
+        doc, tmp_path / "manual.pdf", encryption=pymupdf.PDF_ENCRYPT_AES_256, user_pw="u", owner_pw="o"
+    )
     with pytest.raises(IngestError) as caught:
         parse_file(path)
     assert caught.value.kind is IngestErrorKind.ENCRYPTED
@@ -257,7 +280,9 @@ def test_encrypted_pdf_needs_a_password(tmp_path: Path) -> None:
 def test_pdf_with_only_an_owner_password_opens(tmp_path: Path) -> None:
     doc = pymupdf.open()
     new_page(doc, furniture=False).insert_text((50, 80), BODY, fontname="helv")
-    path = save(doc, tmp_path / "locked.pdf", encryption=pymupdf.PDF_ENCRYPT_AES_256, owner_pw="o", permissions=0)
+    path = save(
+        doc, tmp_path / "locked.pdf", encryption=pymupdf.PDF_ENCRYPT_AES_256, owner_pw="o", permissions=0
+    )
     assert BODY in parse_file(path).pages[0].text
 
 
@@ -280,7 +305,11 @@ def test_blank_pdf_has_no_text(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     ("metadata_title", "expected"),
-    [("Service Handbook X200", "Service Handbook X200"), ("Microsoft Word - draft3.doc", "Overview"), ("", "Overview")],
+    [
+        ("Service Handbook X200", "Service Handbook X200"),
+        ("Microsoft Word - draft3.doc", "Overview"),
+        ("", "Overview"),
+    ],
 )
 def test_title_from_metadata_unless_placeholder(tmp_path: Path, metadata_title: str, expected: str) -> None:
     doc = pymupdf.open()

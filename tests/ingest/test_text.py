@@ -87,7 +87,7 @@ def test_latin1_text_is_detected(tmp_path: Path) -> None:
 
 
 def test_stray_invalid_byte_in_utf8_is_dropped_with_a_warning(tmp_path: Path) -> None:
-    data = ("检查泵的密封圈。" * 20).encode() + b"\xff" + " end of file".encode()
+    data = ("检查泵的密封圈。" * 20).encode() + b"\xff" + b" end of file"
     document = parse_file(write(tmp_path, "mostly.txt", data))
     assert "\ufffd" not in document.pages[0].text
     assert document.pages[0].text.endswith("end of file")
@@ -116,7 +116,9 @@ def test_truncated_utf16_is_corrupt(tmp_path: Path) -> None:
     assert caught.value.kind is IngestErrorKind.CORRUPT
 
 
-@pytest.mark.parametrize(("data", "message"), [(b"", "file is empty"), (b" \n\t\r\n ", "no text (only whitespace)")])
+@pytest.mark.parametrize(
+    ("data", "message"), [(b"", "file is empty"), (b" \n\t\r\n ", "no text (only whitespace)")]
+)
 def test_empty_files(tmp_path: Path, data: bytes, message: str) -> None:
     with pytest.raises(IngestError) as caught:
         parse_file(write(tmp_path, "empty.txt", data))
