@@ -15,7 +15,7 @@ from sqlalchemy.engine import Connection
 
 from kbapp.search.results import SearchResult
 from kbapp.store.schema import chunks, documents, pages
-from kbapp.text.terms import Term, highlight_spans
+from kbapp.text.terms import Term, match_terms
 
 
 @dataclass(slots=True)
@@ -68,10 +68,9 @@ def _fetch_rows(conn: Connection, ids: list[int]) -> dict[int, _Row]:
 def _page_numbers(conn: Connection, keys: set[tuple[int, int]]) -> dict[tuple[int, int], int | None]:
     if not keys:
         return {}
-    doc_ids = {d for d, _ in keys}
     rows = conn.execute(
         select(pages.c.document_id, pages.c.page_index, pages.c.number).where(
-            pages.c.document_id.in_(doc_ids)
+            pages.c.document_id.in_({d for d, _ in keys}), pages.c.page_index.in_({p for _, p in keys})
         )
     )
     return {(r[0], r[1]): r[2] for r in rows if (r[0], r[1]) in keys}
@@ -113,7 +112,15 @@ def _overlaps(a: _Row, b: _Row) -> bool:
     return a.char_start <= b.char_end and b.char_start <= a.char_end
 
 
-def assemble(conn: Connection, candidates: list[Candidate], terms: list[Term], k: int) -> list[SearchResult]:
+def assemble(
+    conn: Connection, candidates: list[Candidate], terms: list[Term], weights: dict[str, float], k: int
+) -> list[SearchResult]:
+    """The first ``k`` distinct passages of ``candidates``, highlighted, with ``why`` filled in.
+
+    ``why["keyword_coverage"]`` is the share of the query's IDF weight that the passage contains:
+    the relevance floor uses it to tell a passage that matches the question from one that shares
+    a single common word with it.
+    """
     rows = _fetch_rows(conn, [c.chunk_id for c in candidates])
     groups: list[tuple[Candidate, list[_Row]]] = []
     for cand in candidates:
@@ -142,7 +149,9 @@ def assemble(conn: Connection, candidates: list[Candidate], terms: list[Term], k
             end = max(m.char_end for m in members)
             text = _page_text(conn, first.doc_id, first.page_start)[start:end]
         why = dict(cand.why)
-        highlights = highlight_spans(text, terms)
+        highlights, found = match_terms(text, terms)
+        total = sum(weights.values())
+        why["keyword_coverage"] = round(sum(weights.get(t, 0.0) for t in found) / total, 3) if total else 0.0
         # A passage that runs over a page break is cited at the page where its match is.
         page_index = first.page_start
         if first.page_end != first.page_start and highlights:

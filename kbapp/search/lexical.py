@@ -6,6 +6,7 @@ returns nothing — never "the first N chunks".
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 from sqlalchemy.engine import Connection
@@ -31,3 +32,23 @@ def lexical_search(
     sql += f" ORDER BY {_BM25} LIMIT ?"
     params.append(limit)
     return [(int(r[0]), float(r[1])) for r in conn.exec_driver_sql(sql, tuple(params))]
+
+
+def term_weights(conn: Connection, terms: list[Term]) -> dict[str, float]:
+    """BM25's IDF of each query term, so "how much of the query a passage covers" can count a rare
+    part number for more than a common word. Prefix terms (a lone CJK character) get weight 1."""
+    conn.exec_driver_sql(
+        "CREATE VIRTUAL TABLE IF NOT EXISTS temp.chunk_terms USING fts5vocab(main, chunk_fts, 'row')"
+    )
+    exact = [t.text for t in terms if not t.prefix]
+    total = conn.exec_driver_sql("SELECT count(*) FROM chunks").scalar_one()
+    df = dict.fromkeys(exact, 0)
+    if exact:
+        marks = ",".join("?" * len(exact))
+        for term, docs in conn.exec_driver_sql(
+            f"SELECT term, doc FROM temp.chunk_terms WHERE term IN ({marks})", tuple(exact)
+        ):
+            df[term] = docs
+    weights = {t: math.log(1 + (total - n + 0.5) / (n + 0.5)) for t, n in df.items()}
+    weights.update({t.text: 1.0 for t in terms if t.prefix})
+    return weights

@@ -1,8 +1,10 @@
-"""One search: parse the query, run the retrievers the mode asks for, fuse, floor, assemble.
+"""One search: parse the query, run the retrievers the mode asks for, fuse, assemble, apply the floor.
 
-The floor is what makes "nothing relevant found" honest: a passage is only shown if the
-keyword index matched it or its vector is close enough to the query's that it plausibly
-answers it; the thresholds are calibrated on the development sets (see ``bench/``).
+The floor is what makes "nothing relevant found" honest. A passage is shown only if it covers
+enough of the query's keywords (IDF-weighted, so a rare part number counts for more than
+"time") or its vector is close enough to the query's that it plausibly answers it. Both
+thresholds are calibrated on the development sets against questions no document answers
+(``bench/calibrate_floor.py``). Lexical mode has no floor beyond "matches at least one term".
 """
 
 from __future__ import annotations
@@ -15,8 +17,8 @@ from sqlalchemy.engine import Connection, Engine
 
 from kbapp.search.assemble import Candidate, assemble
 from kbapp.search.fusion import reciprocal_rank_fusion
-from kbapp.search.lexical import lexical_search
-from kbapp.search.results import SearchResponse
+from kbapp.search.lexical import lexical_search, term_weights
+from kbapp.search.results import SearchResponse, SearchResult
 from kbapp.search.semantic import SemanticRetriever
 from kbapp.text.terms import query_terms
 
@@ -26,15 +28,35 @@ NOTHING_RELEVANT = "Nothing relevant found: no passage in the library is close t
 
 LEXICAL_DEPTH = 50
 DENSE_DEPTH = 50
-# Cosine below which a passage the keyword index did not match is treated as unrelated
-# (multilingual-e5 puts unrelated text around 0.70–0.78; answers usually score above 0.80).
-DENSE_FLOOR = 0.80
+DENSE_FLOOR = 0.80  # cosine that makes a passage relevant on meaning alone
+COVERAGE_FLOOR = 0.5  # share of the query's keyword weight that makes it relevant on words alone
 
 
 def _allowed_chunks(conn: Connection, document_ids: Sequence[int]) -> np.ndarray:
     marks = ",".join("?" * len(document_ids)) or "NULL"
     rows = conn.exec_driver_sql(f"SELECT id FROM chunks WHERE document_id IN ({marks})", tuple(document_ids))
     return np.fromiter((r[0] for r in rows), dtype=np.int64)
+
+
+def _candidates(lexical: list[tuple[int, float]], dense: list[tuple[int, float]]) -> list[Candidate]:
+    why: dict[int, dict[str, float | int]] = {}
+    for rank, (chunk_id, score) in enumerate(lexical, start=1):
+        why.setdefault(chunk_id, {}).update(lexical_rank=rank, bm25=round(score, 4))
+    for rank, (chunk_id, sim) in enumerate(dense, start=1):
+        why.setdefault(chunk_id, {}).update(dense_rank=rank, similarity=round(sim, 4))
+    if not dense:
+        return [Candidate(c, s, dict(why[c])) for c, s in lexical]
+    if not lexical:
+        return [Candidate(c, sim, dict(why[c])) for c, sim in dense]
+    fused = reciprocal_rank_fusion([[c for c, _ in lexical], [c for c, _ in dense]])
+    return [Candidate(c, round(score, 6), dict(why[c])) for c, score in fused]
+
+
+def _relevant(result: SearchResult) -> bool:
+    similarity = result.why.get("similarity")
+    if similarity is not None and similarity >= DENSE_FLOOR:
+        return True
+    return result.why.get("keyword_coverage", 0.0) >= COVERAGE_FLOOR
 
 
 class Searcher:
@@ -50,38 +72,42 @@ class Searcher:
             raise ValueError(f"unknown search mode {mode!r}; choose one of {', '.join(MODES)}")
         started = time.perf_counter()
         terms = query_terms(query)
-        semantic = self.semantic
+        semantic = self.semantic if mode != "lexical" and query.strip() else None
         message = None
-        use_dense = mode != "lexical" and semantic is not None and bool(query.strip())
-        use_lexical = mode != "dense" or semantic is None
-        if mode != "lexical" and semantic is None:
+        if mode != "lexical" and self.semantic is None:
             message = f"Semantic search unavailable ({self.semantic_unavailable}); showing keyword matches."
         with self._engine.connect() as conn:
-            lexical = lexical_search(conn, terms, LEXICAL_DEPTH, document_ids) if use_lexical else []
+            lexical = (
+                lexical_search(conn, terms, LEXICAL_DEPTH, document_ids)
+                if mode != "dense" or not semantic
+                else []
+            )
             dense: list[tuple[int, float]] = []
-            if use_dense:
-                assert semantic is not None
+            vector = None
+            if semantic is not None:
+                vector = semantic.embed(query)
                 allowed = _allowed_chunks(conn, document_ids) if document_ids is not None else None
-                dense = semantic.retrieve(query, DENSE_DEPTH, allowed)
-            candidates = self._candidates(lexical, dense)
-            results = assemble(conn, candidates, terms, k)
+                dense = semantic.retrieve(vector, DENSE_DEPTH, allowed)
+            weights = term_weights(conn, terms) if terms else {}
+            # Assemble extra results so the floor can drop some and still leave k.
+            results = assemble(conn, _candidates(lexical, dense), terms, weights, 2 * k if semantic else k)
+        if semantic is not None and vector is not None:
+            results = self._apply_floor(results, semantic, vector, k)
         if not results and message is None:
-            message = NOTHING_RELEVANT if use_dense else NOTHING_FOUND
+            message = NOTHING_RELEVANT if semantic is not None else NOTHING_FOUND
         took = (time.perf_counter() - started) * 1000
         return SearchResponse(query, mode, results, message, took)
 
     @staticmethod
-    def _candidates(lexical: list[tuple[int, float]], dense: list[tuple[int, float]]) -> list[Candidate]:
-        why: dict[int, dict[str, float | int]] = {}
-        for rank, (chunk_id, score) in enumerate(lexical, start=1):
-            why.setdefault(chunk_id, {}).update(lexical_rank=rank, bm25=round(score, 4))
-        for rank, (chunk_id, sim) in enumerate(dense, start=1):
-            why.setdefault(chunk_id, {}).update(dense_rank=rank, similarity=round(sim, 4))
-        if not dense:
-            return [Candidate(c, s, dict(why[c])) for c, s in lexical]
-        # Dense hits below the floor only count if the keyword index found them too.
-        kept_dense = [c for c, sim in dense if sim >= DENSE_FLOOR or "lexical_rank" in why[c]]
-        if not lexical:
-            return [Candidate(c, why[c]["similarity"], dict(why[c])) for c in kept_dense]
-        fused = reciprocal_rank_fusion([[c for c, _ in lexical], kept_dense])
-        return [Candidate(c, round(score, 6), dict(why[c])) for c, score in fused]
+    def _apply_floor(
+        results: list[SearchResult], semantic: SemanticRetriever, vector: np.ndarray, k: int
+    ) -> list[SearchResult]:
+        unknown = [r.chunk_ids[0] for r in results if "similarity" not in r.why]
+        sims = semantic.similarities(vector, unknown)
+        for r in results:
+            if "similarity" not in r.why and r.chunk_ids[0] in sims:
+                r.why["similarity"] = round(sims[r.chunk_ids[0]], 4)
+        kept = [r for r in results if _relevant(r)][:k]
+        for rank, r in enumerate(kept, start=1):
+            r.rank = r.citation = rank
+        return kept

@@ -23,6 +23,18 @@ class SemanticRetriever:
         self.encoder = encoder
         self.index = index
 
-    def retrieve(self, query: str, limit: int, allowed: np.ndarray | None = None) -> list[tuple[int, float]]:
+    def embed(self, query: str) -> np.ndarray:
+        return self.encoder.embed_query(query)
+
+    def retrieve(
+        self, vector: np.ndarray, limit: int, allowed: np.ndarray | None = None
+    ) -> list[tuple[int, float]]:
         """``(chunk_id, cosine)`` best first."""
-        return self.index.search(self.encoder.embed_query(query), limit, allowed)
+        return self.index.search(vector, limit, allowed)
+
+    def similarities(self, vector: np.ndarray, chunk_ids: list[int]) -> dict[int, float]:
+        """Cosine of the query with each given chunk (those without a vector yet are left out)."""
+        if not chunk_ids:
+            return {}
+        hits = self.index.search(vector, len(chunk_ids), np.array(chunk_ids, dtype=np.int64))
+        return dict(hits)

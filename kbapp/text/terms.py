@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
-import snowballstemmer
+import Stemmer
 
 from kbapp.text.fold import fold, fold_with_map
 
@@ -28,7 +28,7 @@ _TOKEN_RE = re.compile(rf"(?P<cjk>[{_CJK}]+)|(?P<word>{_ALNUM}+(?:[-./_:]{_ALNUM
 _SEPARATORS_RE = re.compile(r"[-./_:]")
 _LETTER_DIGIT_RE = re.compile(r"[^\W\d_]+|\d+")
 
-_STEMMER = snowballstemmer.stemmer("english")
+_STEMMER = Stemmer.Stemmer("english")
 
 # Query-side only: words that carry no meaning for retrieval. The index keeps them (BM25 gives
 # them little weight anyway), so phrases stay intact for highlighting.
@@ -85,15 +85,6 @@ def _cjk_terms(run: str, start: int) -> Iterator[Term]:
     yield Term(run[-1], start + len(run) - 1, start + len(run))
 
 
-def iter_terms(folded: str) -> Iterator[Term]:
-    """All index terms of already-folded text, with spans in that text."""
-    for m in _TOKEN_RE.finditer(folded):
-        if m.lastgroup == "cjk":
-            yield from _cjk_terms(m.group(), m.start())
-        else:
-            yield from _word_terms(m.group(), m.start())
-
-
 @lru_cache(maxsize=200_000)
 def _word_index_terms(word: str) -> str:
     return " ".join(t.text for t in _word_terms(word, 0))
@@ -148,21 +139,43 @@ def fts_match_expression(terms: list[Term]) -> str:
     return " OR ".join(parts)
 
 
-def highlight_spans(text: str, terms: list[Term]) -> list[tuple[int, int]]:
-    """Code-point spans in ``text`` of every occurrence of the query terms, merged where they touch.
+@lru_cache(maxsize=200_000)
+def _word_term_spans(word: str) -> tuple[tuple[str, int, int], ...]:
+    return tuple((t.text, t.start, t.end) for t in _word_terms(word, 0))
 
-    Overlapping CJK bigrams merge into one span, so 曝光时间 lights up as one run of four
-    characters rather than three overlapping pairs.
+
+def match_terms(text: str, terms: list[Term]) -> tuple[list[tuple[int, int]], set[str]]:
+    """Where the query terms occur in ``text``, and which of them do.
+
+    Returns code-point spans merged where they touch — overlapping CJK bigrams merge into one
+    span, so 曝光时间 lights up as one run of four characters rather than three overlapping
+    pairs; a prefix term (a lone CJK character) lights up just that character — and the set of
+    query term texts found.
     """
     exact = {t.text for t in terms if not t.prefix}
     prefixes = tuple(t.text for t in terms if t.prefix)
     folded, index = fold_with_map(text)
     spans: list[tuple[int, int]] = []
-    for term in iter_terms(folded):
-        if term.text in exact:
-            spans.append((term.start, term.end))
-        elif prefixes and term.text.startswith(prefixes):
-            spans.append((term.start, term.start + 1))
+    found: set[str] = set()
+    for m in _TOKEN_RE.finditer(folded):
+        token, base = m.group(), m.start()
+        if m.lastgroup == "cjk":
+            for i in range(len(token)):
+                if token[i : i + 2] in exact:
+                    spans.append((base + i, base + i + 2))
+                    found.add(token[i : i + 2])
+                elif token[i] in prefixes:
+                    spans.append((base + i, base + i + 1))
+                    found.add(token[i])
+            continue
+        for term, start, end in _word_term_spans(token):
+            if term in exact:
+                found.add(term)
+            elif prefixes and term.startswith(prefixes):
+                found.add(term[0])
+            else:
+                continue
+            spans.append((base + start, base + end))
     if index is not None:
         spans = [(index[s], index[e - 1] + 1) for s, e in spans]
     spans.sort()
@@ -172,4 +185,4 @@ def highlight_spans(text: str, terms: list[Term]) -> list[tuple[int, int]]:
             merged[-1] = (merged[-1][0], max(merged[-1][1], e))
         else:
             merged.append((s, e))
-    return merged
+    return merged, found

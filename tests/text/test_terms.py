@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from kbapp.text.fold import fold, fold_with_map
-from kbapp.text.terms import fts_match_expression, highlight_spans, index_terms, query_terms
+from kbapp.text.terms import fts_match_expression, index_terms, match_terms, query_terms
 
 
 def terms_of(q: str) -> list[str]:
@@ -56,11 +56,12 @@ def test_single_cjk_character_is_a_prefix_query() -> None:
 
 def test_highlight_merges_cjk_run_and_maps_codes() -> None:
     text = "错误码 E5021：曝光時間过长，检查 XK-200 的 Exposure Time。"
-    spans = highlight_spans(text, query_terms("曝光时间 xk-200 exposure"))
+    spans, found = match_terms(text, query_terms("曝光时间 xk-200 exposure nothing"))
     assert [text[s:e] for s, e in spans] == ["曝光時間", "XK-200", "Exposure"]
+    assert found == {"曝光", "光时", "时间", "xk200", "exposur"}
 
 
 def test_highlight_offsets_survive_expanding_folds() -> None:
     text = "ﬁle ﬁle 曝光"
-    spans = highlight_spans(text, query_terms("曝光"))
+    spans, _ = match_terms(text, query_terms("曝光"))
     assert [text[s:e] for s, e in spans] == ["曝光"]
