@@ -174,6 +174,9 @@ def assemble(
                 score=cand.score,
                 why=why,
                 chunk_ids=[m.chunk_id for m in members],
+                page_index=first.page_start,
+                page_end_index=first.page_end,
+                prefix_len=len(first.prefix),
                 char_start=start,
                 char_end=end,
             )

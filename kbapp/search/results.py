@@ -21,6 +21,11 @@ class SearchResult:
     score: float
     why: dict[str, Any]
     chunk_ids: list[int] = field(default_factory=list)
+    # Where ``text`` comes from: text == prefix + pages[page_index].text[char_start:] … up to
+    # pages[page_end_index].text[:char_end] (pages joined by "\n"); prefix is a repeated table header.
+    page_index: int = 0
+    page_end_index: int = 0
+    prefix_len: int = 0
     char_start: int = 0
     char_end: int = 0
 

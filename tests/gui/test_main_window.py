@@ -1,0 +1,275 @@
+"""The real window, driven as a user would: drop a folder, type, read, copy, open, cancel."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pymupdf
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QGuiApplication, QInputMethodEvent, QTextDocument
+from PySide6.QtWidgets import QApplication
+
+from kbapp.gui.jobs import IMPORT
+from kbapp.gui.results_view import HtmlRole
+from kbapp.library.knowledge_base import ParseLimits
+from tests.gui.conftest import WAIT_MS, drop_paths, import_by_drop, screenshot, search
+from tests.gui.slow_parser import slow_parse
+
+
+def rows(window) -> list[str]:  # type: ignore[no-untyped-def]
+    model = window.results_view.model()
+    return [model.index(i).data(HtmlRole) for i in range(model.rowCount())]
+
+
+def plain(html: str) -> str:
+    doc = QTextDocument()
+    doc.setHtml(html)
+    return doc.toPlainText()
+
+
+def test_first_launch_shows_what_to_drop(open_window) -> None:  # type: ignore[no-untyped-def]
+    window = open_window()
+    assert window.results_stack.currentWidget() is window.welcome
+    assert (
+        "Drop PDFs, Word, Markdown, text or HTML files or whole folders here"
+        in window.welcome.drop_hint.text()
+    )
+    assert window.welcome.sample_button.text() == "Try the sample library"
+    assert not window.context_action.isEnabled()
+    screenshot(window, "01-first-launch")
+
+
+def test_sample_library_button_imports_it(qtbot, open_window) -> None:  # type: ignore[no-untyped-def]
+    window = open_window()
+    with qtbot.waitSignal(window.jobs.importFinished, timeout=WAIT_MS) as finished:
+        window.welcome.sample_button.click()
+    report = finished.args[0]
+    assert report.ok and len(report.files) >= 4
+    qtbot.waitUntil(lambda: window.results_stack.currentWidget() is window.message_page, timeout=WAIT_MS)
+    search(qtbot, window, "E5021")
+    assert {Path(r.path).suffix for r in window.response.results} >= {".md", ".pdf"}
+
+
+def test_drop_folder_then_search_english_and_chinese(qtbot, open_window, manuals: Path) -> None:  # type: ignore[no-untyped-def]
+    window = open_window(parse_limits=ParseLimits())  # files are read in the worker process, as in the app
+    report = import_by_drop(qtbot, window, [manuals])
+    assert [Path(f.path).name for f in report.failed] == ["broken.pdf"]
+    assert window.report_dialog is not None and window.report_dialog.isVisible()
+    assert "broken.pdf" in window.report_dialog.reasons()
+    assert window.report_dialog.reasons()["broken.pdf"]  # a reason, not just a name
+    window.report_dialog.close()
+    qtbot.waitUntil(lambda: window.library.model.rowCount() == 6, timeout=WAIT_MS)
+    statuses = {
+        window.library.model.index(r, 0).data(): window.library.model.index(r, 1).data() for r in range(6)
+    }
+    assert statuses["broken.pdf"].startswith("Failed: ")
+
+    search(qtbot, window, "exposure trigger")
+    html = rows(window)
+    assert html and window.results_stack.currentWidget() is window.results_view
+    for n, row in enumerate(html, start=1):
+        assert row.startswith(f"<b>[{n}]</b>")
+    assert any(">exposure</span>" in row.casefold() for row in html)
+
+    # Typed through an input method, as Chinese is: search-as-you-type fires after the debounce.
+    window.search_bar.clear()
+    typed = QInputMethodEvent()
+    typed.setCommitString("曝光时间")
+    with qtbot.waitSignal(window.resultsShown, timeout=WAIT_MS):
+        QApplication.sendEvent(window.search_bar, typed)
+    qtbot.waitUntil(lambda: window.preview.shown_doc == window.response.results[0].doc_id, timeout=WAIT_MS)
+    first = rows(window)[0]
+    assert ">曝光时间</span>" in first
+    assert "camera_zh" in window.response.results[0].path
+    screenshot(window, "03-results-text-preview")
+
+
+def test_document_markup_is_shown_as_text(qtbot, open_window, manuals: Path) -> None:  # type: ignore[no-untyped-def]
+    window = open_window()
+    import_by_drop(qtbot, window, [manuals / "valve_notes.txt"])
+    search(qtbot, window, "valve bonnet")
+    row = rows(window)[0]
+    assert "<script>" not in row and "<b>bold</b>" not in row
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in row and "&lt;b&gt;bold&lt;/b&gt;" in row
+    assert "<script>alert(1)</script>" in plain(row) and "<b>bold</b>" in plain(row)
+    qtbot.waitUntil(
+        lambda: window.preview.result is not None and window.preview.text_view.passage_range is not None,
+        timeout=WAIT_MS,
+    )
+    assert "<script>alert(1)</script>" in window.preview.text_view.toPlainText()
+
+
+def test_keyboard_copy_and_copy_as_context(qtbot, open_window, manuals: Path) -> None:  # type: ignore[no-untyped-def]
+    window = open_window()
+    import_by_drop(qtbot, window, [manuals / "camera_en.md", manuals / "pump.pdf"])
+    search(qtbot, window, "coupling exposure")
+    results = window.response.results
+    assert len(results) >= 2
+    view = window.results_view
+    qtbot.keyClick(window.search_bar, Qt.Key.Key_Down)  # from the field into the list
+    assert view.hasFocus() or QApplication.focusWidget() is view
+    qtbot.keyClick(view, Qt.Key.Key_Down)
+    assert view.currentIndex().row() == 1
+    qtbot.keyClick(view, Qt.Key.Key_C, Qt.KeyboardModifier.ControlModifier)
+    second = results[1]
+    copied = QGuiApplication.clipboard().text()
+    assert copied.startswith(f"[2] {second.text.strip()[:30]}")
+    assert copied.endswith(
+        f"(source: {Path(second.path).name}{', p. ' + str(second.page) if second.page else ''})"
+    )
+
+    window.context_action.trigger()
+    context = QGuiApplication.clipboard().text()
+    first_line = context.splitlines()[0]
+    assert "ignore any passage that does not" in first_line
+    assert "Question: coupling exposure" in context
+    for r in results[:5]:
+        assert f"[{r.citation}] " in context
+    assert "(source: pump.pdf, p. 2)" in context
+
+
+def test_pdf_result_shows_the_page_with_marks(qtbot, open_window, manuals: Path) -> None:  # type: ignore[no-untyped-def]
+    window = open_window()
+    import_by_drop(qtbot, window, [manuals / "pump.pdf", manuals / "camera_en.md"])
+    with qtbot.waitSignal(window.preview.ready, timeout=WAIT_MS):
+        search(qtbot, window, "coupling alignment")
+    result = window.preview.result
+    assert result is not None and Path(result.path).name == "pump.pdf" and result.page == 2
+    pdf = window.preview.pdf_view
+    assert window.preview.stack.currentWidget() is pdf and pdf.page_number == 2
+    image = pdf.rendered_image()
+    assert image is not None and image.width() > 300
+
+    terms = result.why["matched_terms"]
+    with pymupdf.open(manuals / "pump.pdf") as doc:
+        expected = {(round(r.x0), round(r.y0)) for t in terms for r in doc[1].search_for(t)}
+        on_page = doc[1].search_for("coupling")
+    marked = {(round(r.x0), round(r.y0)) for r in pdf.highlight_rects}
+    assert marked and marked <= expected  # marks sit on the matched words of the cited page
+    # The mark is painted: the pixel in the middle of the first rectangle is tinted, not white paper.
+    scale = pdf.page_scale()
+    rect = on_page[0]
+    pixel = image.pixelColor(int((rect.x0 + rect.x1) / 2 * scale), int((rect.y0 + rect.y1) / 2 * scale))
+    assert pixel.blue() < 200 and pixel.red() > 150
+    screenshot(window, "04-results-pdf-preview")
+
+    window.preview.prev_button.click()
+    assert pdf.page_number == 1 and not pdf.highlight_rects  # the passage is on page 2 only
+    pdf.verticalScrollBar().setValue(pdf.verticalScrollBar().maximum())
+    qtbot.keyClick(pdf, Qt.Key.Key_PageDown)  # at the end of a page: turns to the next
+    assert pdf.page_number == 2
+    qtbot.keyClick(pdf, Qt.Key.Key_PageUp)
+    qtbot.keyClick(pdf, Qt.Key.Key_PageUp)
+    assert pdf.page_number == 1
+    window.preview.next_button.click()
+    assert pdf.page_number == 2
+    before = pdf.rendered_image().width()
+    window.preview.zoom_in_button.click()
+    assert pdf.rendered_image().width() > before
+
+
+def test_text_preview_marks_passage_after_astral_characters(qtbot, open_window, manuals: Path) -> None:  # type: ignore[no-untyped-def]
+    window = open_window()
+    import_by_drop(qtbot, window, [manuals / "wrench_🔧.txt"])
+    with qtbot.waitSignal(window.preview.ready, timeout=WAIT_MS):
+        search(qtbot, window, "calibration")
+    view = window.preview.text_view
+    assert window.preview.stack.currentWidget() is view
+    result = window.preview.result
+    assert view.marked_text() == result.text
+    text = view.toPlainText()
+    utf16 = text.encode("utf-16-le")
+    marked = {utf16[2 * a : 2 * b].decode("utf-16-le") for a, b in view.term_ranges}
+    assert marked == {"calibration"}
+
+
+def test_nothing_found_is_said_plainly(qtbot, open_window, manuals: Path) -> None:  # type: ignore[no-untyped-def]
+    window = open_window()
+    import_by_drop(qtbot, window, [manuals / "camera_en.md"])
+    search(qtbot, window, "zebra giraffe")
+    assert window.results_stack.currentWidget() is window.message_page
+    assert window.message_page.title.text() == "Nothing found for “zebra giraffe”"
+    assert "No passage in the library contains these words." in window.message_page.body.text()
+    assert window.results_view.model().rowCount() == 0 and not window.context_action.isEnabled()
+    screenshot(window, "05-no-results")
+
+
+def test_search_only_selected_documents(qtbot, open_window, manuals: Path) -> None:  # type: ignore[no-untyped-def]
+    window = open_window()
+    import_by_drop(qtbot, window, [manuals / "camera_en.md", manuals / "camera_zh.txt"])
+    qtbot.waitUntil(lambda: window.library.model.rowCount() == 2, timeout=WAIT_MS)
+    search(qtbot, window, "E5021")
+    assert {Path(r.path).name for r in window.response.results} == {"camera_en.md", "camera_zh.txt"}
+    table = window.library.table
+    row = next(r for r in range(2) if table.model().index(r, 0).data() == "XK-200 相机说明书")
+    with qtbot.waitSignal(window.resultsShown, timeout=WAIT_MS):
+        table.selectRow(row)
+        window.library.scope.setChecked(True)
+    assert {Path(r.path).name for r in window.response.results} == {"camera_zh.txt"}
+    assert "Searching only 1 selected documents." in window.info.text() or "1 selected" in window.info.text()
+
+
+def test_cancel_half_way_leaves_a_consistent_library(qtbot, open_window, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    folder = tmp_path / "many"
+    folder.mkdir()
+    for i in range(30):
+        (folder / f"manual_{i:02d}.md").write_text(
+            f"# Unit {i}\n\nReplace filter F-{i:03d} on unit {i} every {100 + i} hours.\n", encoding="utf-8"
+        )
+    window = open_window(parse=slow_parse, parse_limits=ParseLimits())
+    with qtbot.waitSignal(window.jobs.importFinished, timeout=WAIT_MS) as finished:
+        drop_paths(window, [folder])
+        qtbot.waitUntil(
+            lambda: window.progress.isVisible() and window.progress.bar.value() >= 5, timeout=WAIT_MS
+        )
+        assert window.jobs.current_kind == IMPORT
+        assert "of 30" in window.progress.headline.text()
+        # Searching keeps working while the import runs, and finds what is already in.
+        search(qtbot, window, "filter")
+        assert window.response.results
+        qtbot.waitUntil(lambda: window.library.model.rowCount() > 0, timeout=WAIT_MS)  # listed as they come
+        screenshot(window, "02-importing")
+        window.progress.cancel_button.click()
+    report = finished.args[0]
+    assert report.cancelled and 5 <= len(report.files) < 30
+    kb = window.kb
+    assert kb.verify().ok
+    docs = kb.documents()
+    assert len(docs) == len(report.files)
+    for doc in docs:  # every document is complete: its passages are all there and searchable
+        assert doc.status == "ready" and doc.chunk_count >= 1
+        assert kb.search(f"F-{int(doc.title.split()[-1]):03d}", mode="lexical").results
+    qtbot.waitUntil(lambda: not window.progress.isVisible(), timeout=WAIT_MS)
+
+
+def test_window_layout_is_remembered(qtbot, open_window, manuals: Path, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    window = open_window(data_dir=tmp_path / "first")
+    assert not window.preview.isVisible()  # an empty library: the welcome page takes the width
+    import_by_drop(qtbot, window, [manuals / "camera_en.md"])
+    assert window.preview.isVisible()
+    window.splitter.setSizes([300, 700])
+    sizes = window.splitter.sizes()
+    window.close()
+    again = open_window(data_dir=tmp_path / "first")
+    assert again.splitter.sizes() == sizes
+
+
+def test_interrupted_import_is_offered_and_resumed(qtbot, open_window, manuals: Path, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    from kbapp.library import KnowledgeBase
+    from kbapp.store import journal
+    from kbapp.store.database import write_transaction
+
+    library = tmp_path / "interrupted"
+    files = [manuals / "camera_en.md", manuals / "camera_zh.txt"]
+    # An import that was recorded but never ran, as after a crash.
+    with KnowledgeBase(library, pack_dir=None, parse_limits=None) as kb, write_transaction(kb.engine) as conn:
+        journal.start_job(conn, "import", [(str(f), None) for f in files])
+    window = open_window(data_dir=library)
+    qtbot.waitUntil(lambda: window.notice.isVisible() and window.notice.asks, timeout=WAIT_MS)
+    assert "0 of 2 files were read" in window.notice.label.text()
+    resume = next(b for b in window.notice.buttons if b.text() == "Resume import")
+    with qtbot.waitSignal(window.jobs.importFinished, timeout=WAIT_MS):
+        resume.click()
+    assert not window.notice.isVisible()
+    qtbot.waitUntil(lambda: window.library.model.rowCount() == 2, timeout=WAIT_MS)
+    assert window.kb.interrupted_import() is None

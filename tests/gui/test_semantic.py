@@ -1,0 +1,41 @@
+"""With the real model pack: the model loads in the background, new documents are keyword-
+searchable at once, and once embedded a question finds passages by meaning."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import Qt
+
+from kbapp.embedding import default_pack_dir
+from kbapp.gui.jobs import READY
+from tests.gui.conftest import WAIT_MS, drop_paths, search
+
+PACK = default_pack_dir()
+
+
+@pytest.mark.skipif(
+    not (PACK / "manifest.json").is_file(),
+    reason=f"no model pack at {PACK} (build it with: kbapp model build)",
+)
+def test_semantic_result_arrives_after_embedding(qtbot, open_window, manuals: Path) -> None:  # type: ignore[no-untyped-def]
+    window = open_window(pack_dir=PACK)
+    assert window.jobs.model_state == READY
+    assert window.status.model_label.text() == "Semantic search ready"
+    with qtbot.waitSignal(window.jobs.embeddingFinished, timeout=WAIT_MS) as embedded:
+        with qtbot.waitSignal(window.jobs.importFinished, timeout=WAIT_MS) as imported:
+            drop_paths(window, [manuals / "camera_en.md", manuals / "pump.pdf"])
+        assert imported.args[0].ok
+        # Keyword-searchable before the vectors exist, and the status bar says what is pending.
+        assert window.status.pending_label.isVisible()
+        assert "waiting for semantic indexing" in window.status.pending_label.text()
+    assert embedded.args == [True]
+    qtbot.waitUntil(lambda: not window.jobs.busy, timeout=WAIT_MS)
+    assert not window.status.pending_label.isVisible()
+
+    search(qtbot, window, "the picture looks too dark")
+    top = window.response.results[0]
+    assert Path(top.path).name == "camera_en.md"
+    assert "dense_rank" in top.why and top.why["similarity"] >= 0.8
+    assert "Semantic match: rank 1" in window.results_view.model().index(0).data(Qt.ItemDataRole.ToolTipRole)
