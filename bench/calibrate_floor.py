@@ -43,7 +43,8 @@ def main() -> None:
     ap.add_argument("--out-of-scope", type=Path, default=HERE / "data" / "out_of_scope.jsonl")
     ap.add_argument("--limit", type=int)
     args = ap.parse_args()
-    searcher.DENSE_FLOOR, searcher.COVERAGE_FLOOR = -1.0, -1.0  # floor off: see every candidate
+    searcher.DENSE_FLOORS = dict.fromkeys(searcher.DENSE_FLOORS, -1.0)  # floor off: see every candidate
+    searcher.COVERAGE_FLOOR = -1.0
     with KnowledgeBase(args.lib) as kb:
         kb.load_model()
         inside = signals(kb, args.in_scope, args.limit)

@@ -79,3 +79,16 @@ def sample_folder(tmp_path: Path) -> Path:
         fontname="china-s",
     )
     return folder
+
+
+@pytest.fixture(scope="session")
+def default_pack():  # type: ignore[no-untyped-def]
+    """The real default model pack, built into ``models/`` once if it is missing."""
+    from kbapp.embedding.build import build_default_pack, default_wheel_cache
+    from kbapp.embedding.pack import PackError, default_pack_dir, load_pack
+
+    try:
+        return load_pack(default_pack_dir())
+    except PackError:
+        build_default_pack(default_pack_dir(), default_wheel_cache())
+        return load_pack(default_pack_dir())

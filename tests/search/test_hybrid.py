@@ -1,0 +1,90 @@
+"""Hybrid search end to end with the real model pack: meaning across languages, honest empties,
+document filters, and never mixing vectors of two model packs."""
+
+from __future__ import annotations
+
+from importlib.resources import files
+from pathlib import Path
+
+import pytest
+
+from kbapp.embedding.build import build_pack_from_hf
+from kbapp.embedding.pack import ModelPack
+from kbapp.library import KnowledgeBase
+from tests.embedding.test_embedding_hf import MINILM_PACKAGE
+
+
+@pytest.fixture
+def library(tmp_path: Path, sample_folder: Path, default_pack: ModelPack):  # type: ignore[no-untyped-def]
+    with KnowledgeBase(tmp_path / "lib", pack_dir=default_pack.path) as kb:
+        report = kb.import_paths([sample_folder])
+        assert report.ok
+        assert kb.pending_embeddings() > 0
+        kb.embed_pending()
+        assert kb.pending_embeddings() == 0
+        yield kb
+
+
+def names(response) -> list[str]:  # type: ignore[no-untyped-def]
+    return [Path(r.path).name for r in response.results]
+
+
+def test_meaning_without_shared_words(library: KnowledgeBase) -> None:
+    res = library.search("the picture is too dark, what should I change?", k=3)
+    assert res.results, res.message
+    assert "exposure time" in res.results[0].text.lower() or "曝光时间" in res.results[0].text
+    why = res.results[0].why
+    assert "similarity" in why and "dense_rank" in why
+
+
+def test_chinese_question_finds_english_manual(library: KnowledgeBase) -> None:
+    english = [d.id for d in library.documents() if Path(d.path).name in {"pump.pdf", "camera_en.md"}]
+    for mode in ("dense", "hybrid"):
+        res = library.search("图像太暗怎么办", k=3, mode=mode, document_ids=english)
+        assert names(res)[:1] == ["camera_en.md"], mode
+        assert "too dark" in res.results[0].text
+
+
+def test_keyword_and_code_queries_still_rank_first(library: KnowledgeBase) -> None:
+    res = library.search("E5021", k=5)
+    assert {"camera_en.md", "camera_zh.txt"} <= set(names(res)[:3])
+    assert all(r.why.get("lexical_rank") for r in res.results[:2])
+
+
+def test_out_of_scope_question_is_answered_honestly(library: KnowledgeBase) -> None:
+    for question in ("how to bake sourdough bread at home", "周末去哪里爬山比较好"):
+        res = library.search(question)
+        assert res.results == [], [r.text[:60] for r in res.results]
+        assert res.message and "Nothing relevant" in res.message
+
+
+def test_modes_and_filters(library: KnowledgeBase) -> None:
+    docs = {Path(d.path).name: d.id for d in library.documents()}
+    for mode in ("lexical", "dense", "hybrid"):
+        res = library.search("trigger mode", mode=mode, document_ids=[docs["camera_zh.txt"]])
+        assert set(names(res)) <= {"camera_zh.txt"}
+    assert library.search("trigger mode", mode="dense").results
+
+
+def test_results_from_another_pack_are_never_mixed(
+    tmp_path: Path, sample_folder: Path, default_pack: ModelPack
+) -> None:
+    pytest.importorskip(MINILM_PACKAGE)
+    other = tmp_path / "minilm-pack"
+    build_pack_from_hf(
+        Path(str(files(MINILM_PACKAGE) / "model")), other, licence="Apache-2.0", progress=print
+    )
+    data = tmp_path / "lib"
+    with KnowledgeBase(data, pack_dir=default_pack.path) as kb:
+        kb.import_paths([sample_folder])
+        kb.embed_pending()
+        total = sum(t for _, t in kb.embedding_progress().values())
+    with KnowledgeBase(data, pack_dir=other) as kb:
+        assert kb.pending_embeddings() == total  # every vector belongs to the other pack
+        assert kb.search("exposure time", mode="dense").results == []
+        assert kb.search("exposure time", mode="hybrid").results  # keyword search still works
+        kb.embed_pending()
+        assert kb.pending_embeddings() == 0
+        assert kb.search("exposure time", mode="dense").results
+    with KnowledgeBase(data, pack_dir=default_pack.path) as kb:
+        assert kb.pending_embeddings() == total
