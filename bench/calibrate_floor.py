@@ -1,10 +1,12 @@
-"""Calibrate the relevance floor: how many answerable questions keep a result, how many
-unanswerable ones are told "nothing relevant", for a grid of thresholds.
+"""Calibrate the relevance floor: per (query script, passage script) pair, how similar the best
+passage is for questions the library answers and for everyday questions it cannot answer, and
+how many of each the current floors (for this library's size) keep.
 
-For every query, hybrid search runs with the floor switched off; each of the top results
-records its cosine similarity and its keyword coverage. A threshold pair (cosine τ, coverage c)
-keeps a result when cosine ≥ τ or coverage ≥ c. Printed: the share of in-scope queries that
-keep at least one result, and the share of out-of-scope queries that keep none.
+For every query, hybrid search runs with the floor switched off and each top result records its
+cosine similarity, keyword coverage and script pair. Printed per pair: the lowest best-passage
+cosine among answerable questions and the highest among unanswerable ones (the floor belongs
+between them), then the share of answerable questions that keep a result and the share of
+unanswerable ones refused under the floors in ``kbapp.search.searcher``.
 
 Run:  .venv/bin/python bench/calibrate_floor.py --lib DATA_DIR --in-scope queries.jsonl
           [--out-of-scope bench/data/out_of_scope.jsonl]
@@ -20,20 +22,31 @@ from kbapp.library import KnowledgeBase
 from kbapp.search import searcher
 
 HERE = Path(__file__).resolve().parent
+Row = tuple[float, float, tuple[str, str]]
 
 
-def signals(kb: KnowledgeBase, path: Path, limit: int | None) -> list[list[tuple[float, float]]]:
-    out = []
+def signals(kb: KnowledgeBase, path: Path, limit: int | None) -> list[list[Row]]:
     with path.open(encoding="utf-8") as f:
         queries = [json.loads(line)["text"] for line in f if line.strip()][:limit]
+    out = []
     for q in queries:
+        script = searcher.script_of(q)
         res = kb.search(q, k=10, mode="hybrid")
-        out.append([(r.why.get("similarity", 0.0), r.why.get("keyword_coverage", 0.0)) for r in res.results])
+        out.append(
+            [
+                (
+                    r.why.get("similarity", 0.0),
+                    r.why.get("keyword_coverage", 0.0),
+                    (script, searcher.script_of(r.text)),
+                )
+                for r in res.results
+            ]
+        )
     return out
 
 
-def kept(rows: list[tuple[float, float]], tau: float, cov: float) -> bool:
-    return any(sim >= tau or c >= cov for sim, c in rows)
+def kept(rows: list[Row], floors: dict[tuple[str, str], float]) -> bool:
+    return any(sim >= floors[pair] or cov >= searcher.COVERAGE_FLOOR for sim, cov, pair in rows)
 
 
 def main() -> None:
@@ -43,22 +56,27 @@ def main() -> None:
     ap.add_argument("--out-of-scope", type=Path, default=HERE / "data" / "out_of_scope.jsonl")
     ap.add_argument("--limit", type=int)
     args = ap.parse_args()
-    searcher.DENSE_FLOORS = dict.fromkeys(searcher.DENSE_FLOORS, -1.0)  # floor off: see every candidate
-    searcher.COVERAGE_FLOOR = -1.0
     with KnowledgeBase(args.lib) as kb:
         kb.load_model()
+        passages = kb.pending_embeddings() + sum(done for done, _ in kb.embedding_progress().values())
+        floors = {pair: searcher.dense_floor(*pair, passages) for pair in searcher.UNRELATED_COSINE}
+        searcher.FLOOR_RANGE = (-1.0, -1.0)  # floor off: see every candidate
         inside = signals(kb, args.in_scope, args.limit)
         outside = signals(kb, args.out_of_scope, None)
-    top_in = sorted(max((s for s, _ in rows), default=0) for rows in inside)
-    top_out = sorted(max((s for s, _ in rows), default=0) for rows in outside)
-    print(f"top-1 cosine, in scope:  p5={top_in[len(top_in) // 20]:.3f} min={top_in[0]:.3f}")
-    print(f"top-1 cosine, out:       max={top_out[-1]:.3f} p95={top_out[int(len(top_out) * 0.95)]:.3f}")
-    print(f"{'cosine':>7} {'coverage':>9} {'in-scope kept':>14} {'out-of-scope refused':>21}")
-    for tau in (0.78, 0.80, 0.82, 0.84, 0.86):
-        for cov in (0.4, 0.5, 0.6, 0.7):
-            a = sum(kept(r, tau, cov) for r in inside) / len(inside)
-            b = sum(not kept(r, tau, cov) for r in outside) / len(outside)
-            print(f"{tau:7.2f} {cov:9.1f} {a:14.3f} {b:21.3f}")
+    print(f"{'pair':14} {'answerable min':>15} {'unanswerable max':>17} {'floor':>6}")
+    for pair, floor in floors.items():
+        best_in = [
+            max(s for s, _, p in rows if p == pair) for rows in inside if any(p == pair for *_, p in rows)
+        ]
+        best_out = [
+            max(s for s, _, p in rows if p == pair) for rows in outside if any(p == pair for *_, p in rows)
+        ]
+        lo = f"{min(best_in):.3f}" if best_in else "-"
+        hi = f"{max(best_out):.3f}" if best_out else "-"
+        print(f"{'→'.join(pair):14} {lo:>15} {hi:>17} {floor:6.2f}")
+    a = sum(kept(r, floors) for r in inside) / len(inside)
+    b = sum(not kept(r, floors) for r in outside) / len(outside)
+    print(f"answerable questions keeping a result: {a:.3f}; unanswerable questions refused: {b:.3f}")
 
 
 if __name__ == "__main__":

@@ -9,6 +9,7 @@ thresholds are calibrated on the development sets against questions no document 
 
 from __future__ import annotations
 
+import math
 import re
 import time
 from collections.abc import Sequence
@@ -29,17 +30,21 @@ NOTHING_RELEVANT = "Nothing relevant found: no passage in the library is close t
 
 LEXICAL_DEPTH = 50
 DENSE_DEPTH = 50
-# Cosine that makes a passage relevant on meaning alone, by (query script, passage script).
-# multilingual-e5 places unrelated text at different levels per language pair: unrelated
-# Chinese↔Chinese pairs reach 0.82, English↔English 0.77, across the two 0.74. Calibrated with
-# bench/calibrate_floor.py (the SDCC manual's 30 questions against 40 everyday questions in both
-# languages that it cannot answer) and the tests' small bilingual library.
-DENSE_FLOORS = {
-    ("cjk", "cjk"): 0.84,
-    ("latin", "latin"): 0.80,
-    ("cjk", "latin"): 0.78,
-    ("latin", "cjk"): 0.78,
+# When is a passage relevant on meaning alone? multilingual-e5 places unrelated text at levels
+# that depend on the language pair (unrelated Chinese↔Chinese pairs reach 0.82 in a ten-passage
+# library, English↔English 0.77, across the two 0.74) and, like the maximum of any noisy score,
+# the best unrelated passage creeps up with the size of the library, about as sqrt(2 ln N).
+# The floor is that expected best unrelated similarity plus a margin: mean and spread per
+# (query script, passage script) were fitted on a small bilingual library and on the 134-page
+# SDCC manual against 40 everyday questions neither can answer (bench/calibrate_floor.py).
+UNRELATED_COSINE = {  # (mean, spread) of a query's cosine with unrelated passages
+    ("latin", "latin"): (0.679, 0.043),
+    ("cjk", "cjk"): (0.732, 0.043),
+    ("cjk", "latin"): (0.632, 0.048),
+    ("latin", "cjk"): (0.632, 0.048),
 }
+FLOOR_MARGIN = 0.005
+FLOOR_RANGE = (0.76, 0.86)
 COVERAGE_FLOOR = 0.5  # share of the query's keyword weight that makes it relevant on words alone
 # Once one passage clears the floor the question is in scope; passages a little below it are
 # shown after it, since for an answerable question the second-best passage is rarely filler.
@@ -76,9 +81,18 @@ def script_of(text: str) -> str:
     return "cjk" if len(_CJK_RE.findall(sample)) / letters >= 0.3 else "latin"
 
 
-def _relevant(result: SearchResult, query_script: str, slack: float) -> bool:
+def dense_floor(query_script: str, passage_script: str, passages: int) -> float:
+    mean, spread = UNRELATED_COSINE[query_script, passage_script]
+    floor = mean + spread * math.sqrt(2 * math.log(max(passages, 2))) + FLOOR_MARGIN
+    return min(max(floor, FLOOR_RANGE[0]), FLOOR_RANGE[1])
+
+
+def _relevant(result: SearchResult, query_script: str, passages: int, slack: float) -> bool:
     similarity = result.why.get("similarity")
-    if similarity is not None and similarity >= DENSE_FLOORS[query_script, script_of(result.text)] - slack:
+    if (
+        similarity is not None
+        and similarity >= dense_floor(query_script, script_of(result.text), passages) - slack
+    ):
         return True
     return result.why.get("keyword_coverage", 0.0) >= COVERAGE_FLOOR
 
@@ -131,10 +145,10 @@ class Searcher:
         for r in results:
             if "similarity" not in r.why and r.chunk_ids[0] in sims:
                 r.why["similarity"] = round(sims[r.chunk_ids[0]], 4)
-        script = script_of(query)
-        if not any(_relevant(r, script, 0.0) for r in results):
+        script, passages = script_of(query), semantic.index.count
+        if not any(_relevant(r, script, passages, 0.0) for r in results):
             return []
-        kept = [r for r in results if _relevant(r, script, NEIGHBOUR_SLACK)][:k]
+        kept = [r for r in results if _relevant(r, script, passages, NEIGHBOUR_SLACK)][:k]
         for rank, r in enumerate(kept, start=1):
             r.rank = r.citation = rank
         return kept
