@@ -1,9 +1,10 @@
 """One search: parse the query, run the retrievers the mode asks for, fuse, assemble, apply the floor.
 
-The floor is what makes "nothing relevant found" honest. A passage is shown only if it covers
-enough of the query's keywords (IDF-weighted, so a rare part number counts for more than
-"time") or its vector is close enough to the query's that it plausibly answers it. Both
-thresholds are calibrated on the development sets against questions no document answers
+The floor is what makes "nothing relevant found" honest. A question gets results only if at
+least one passage covers enough of its keywords (IDF-weighted, so a rare part number counts for
+more than "time") or has a vector close enough to the question's that it plausibly answers it;
+then the ranking is shown as fused, since pruning individual passages cost recall on every
+development set. Both thresholds are calibrated against questions no document answers
 (``bench/calibrate_floor.py``). Lexical mode has no floor beyond "matches at least one term".
 """
 
@@ -49,9 +50,6 @@ UNRELATED_COSINE = {  # (mean, spread) of a query's cosine with unrelated passag
 FLOOR_MARGIN = 0.005
 FLOOR_RANGE = (0.76, 0.83)
 COVERAGE_FLOOR = 0.5  # share of the query's keyword weight that makes it relevant on words alone
-# Once one passage clears the floor the question is in scope; passages a little below it are
-# shown after it, since for an answerable question the second-best passage is rarely filler.
-NEIGHBOUR_SLACK = 1.0
 
 
 def _allowed_chunks(conn: Connection, document_ids: Sequence[int]) -> np.ndarray:
@@ -90,12 +88,9 @@ def dense_floor(query_script: str, passage_script: str, passages: int) -> float:
     return min(max(floor, FLOOR_RANGE[0]), FLOOR_RANGE[1])
 
 
-def _relevant(result: SearchResult, query_script: str, passages: int, slack: float) -> bool:
+def _relevant(result: SearchResult, query_script: str, passages: int) -> bool:
     similarity = result.why.get("similarity")
-    if (
-        similarity is not None
-        and similarity >= dense_floor(query_script, script_of(result.text), passages) - slack
-    ):
+    if similarity is not None and similarity >= dense_floor(query_script, script_of(result.text), passages):
         return True
     return result.why.get("keyword_coverage", 0.0) >= COVERAGE_FLOOR
 
@@ -130,10 +125,9 @@ class Searcher:
                 allowed = _allowed_chunks(conn, document_ids) if document_ids is not None else None
                 dense = semantic.retrieve(vector, DENSE_DEPTH, allowed)
             weights = term_weights(conn, terms) if terms else {}
-            # Assemble extra results so the floor can drop some and still leave k.
-            results = assemble(conn, _candidates(lexical, dense), terms, weights, 2 * k if semantic else k)
+            results = assemble(conn, _candidates(lexical, dense), terms, weights, k)
         if semantic is not None and vector is not None:
-            results = self._apply_floor(query, results, semantic, vector, k)
+            results = self._apply_floor(query, results, semantic, vector)
         if not results and message is None:
             message = NOTHING_RELEVANT if semantic is not None else NOTHING_FOUND
         took = (time.perf_counter() - started) * 1000
@@ -141,7 +135,7 @@ class Searcher:
 
     @staticmethod
     def _apply_floor(
-        query: str, results: list[SearchResult], semantic: SemanticRetriever, vector: np.ndarray, k: int
+        query: str, results: list[SearchResult], semantic: SemanticRetriever, vector: np.ndarray
     ) -> list[SearchResult]:
         unknown = [r.chunk_ids[0] for r in results if "similarity" not in r.why]
         sims = semantic.similarities(vector, unknown)
@@ -149,9 +143,4 @@ class Searcher:
             if "similarity" not in r.why and r.chunk_ids[0] in sims:
                 r.why["similarity"] = round(sims[r.chunk_ids[0]], 4)
         script, passages = script_of(query), semantic.index.count
-        if not any(_relevant(r, script, passages, 0.0) for r in results):
-            return []
-        kept = [r for r in results if _relevant(r, script, passages, NEIGHBOUR_SLACK)][:k]
-        for rank, r in enumerate(kept, start=1):
-            r.rank = r.citation = rank
-        return kept
+        return results if any(_relevant(r, script, passages) for r in results) else []
