@@ -1,4 +1,9 @@
-"""Argument parsing and the sub-commands: import, search, docs, remove, verify."""
+"""Argument parsing and the sub-commands: import, search, docs, remove, verify.
+
+Every command first reports what opening the library found (an index rebuilt, a damaged file
+moved aside) and finishes rebuilding a damaged library; ``import`` first resumes an import that
+was interrupted. Storage failures end a command with a plain message and exit code 1.
+"""
 
 from __future__ import annotations
 
@@ -6,57 +11,89 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import TextIO
 
+from kbapp.cli.gui import add_gui_command
 from kbapp.cli.model import add_model_commands
 from kbapp.cli.output import emit_json, print_response, response_json
 from kbapp.library import KnowledgeBase
-from kbapp.library.knowledge_base import ImportProgress
+from kbapp.library.knowledge_base import ImportProgress, ImportReport, ParseLimits
 from kbapp.library.paths import resolve_data_dir
 from kbapp.search.searcher import MODES
+from kbapp.store.errors import StorageError
 
 
-def _open(args: argparse.Namespace) -> KnowledgeBase:
-    return KnowledgeBase(resolve_data_dir(args.data_dir))
+def _show_file(p: ImportProgress, as_json: bool, stream: TextIO | None = None) -> None:
+    """One line per finished file, printed (and flushed) only after its document is committed."""
+    if p.report is None:
+        return
+    if as_json:
+        emit_json(
+            {
+                "path": p.report.path,
+                "outcome": str(p.report.outcome),
+                "message": p.report.message,
+                "doc_id": p.report.doc_id,
+                "chunks": p.report.chunks,
+                "warnings": p.report.warnings,
+            }
+        )
+    else:
+        print(f"{p.report.outcome.upper():<9} {p.report.message}", file=stream or sys.stdout, flush=True)
+
+
+def _open(args: argparse.Namespace, limits: ParseLimits | None = None) -> KnowledgeBase:
+    """Open the library, say what opening it found, and finish rebuilding a damaged one first."""
+    kb = KnowledgeBase(resolve_data_dir(args.data_dir), parse_limits=limits or ParseLimits())
+    for notice in kb.notices:
+        print(f"note: {notice}", file=sys.stderr, flush=True)
+    if kb.recovering:
+        seen = len(kb.notices)
+        print("note: rebuilding the library…", file=sys.stderr, flush=True)
+        report = kb.resume_import(progress=lambda p: _show_file(p, False, sys.stderr))
+        for line in [*kb.notices[seen:], *([report.error] if report.error else [])]:
+            print(f"note: {line}", file=sys.stderr, flush=True)
+    return kb
+
+
+def _summary(reports: list[ImportReport]) -> str:
+    counts: dict[str, int] = {}
+    for report in reports:
+        for f in report.files:
+            counts[str(f.outcome)] = counts.get(str(f.outcome), 0) + 1
+    summary = ", ".join(f"{n} {k}" for k, n in counts.items()) or "nothing to import"
+    skipped = sum(r.skipped for r in reports)
+    note = f"; {skipped} files of unsupported types skipped" if skipped else ""
+    return f"{summary}{note} in {sum(r.seconds for r in reports):.1f} s"
 
 
 def cmd_import(args: argparse.Namespace) -> int:
-    with _open(args) as kb:
-
-        def show(p: ImportProgress) -> None:
-            if p.report is None:
-                return
-            if args.json:
-                emit_json(
-                    {
-                        "path": p.report.path,
-                        "outcome": str(p.report.outcome),
-                        "message": p.report.message,
-                        "doc_id": p.report.doc_id,
-                        "chunks": p.report.chunks,
-                        "warnings": p.report.warnings,
-                    }
-                )
-            else:
-                print(f"{p.report.outcome.upper():<9} {p.report.message}", flush=True)
-
-        report = kb.import_paths(args.paths, progress=show)
-        if not args.no_embed and kb.model.available:
+    limits = ParseLimits(seconds=args.parse_timeout, memory_mb=args.parse_memory)
+    info = sys.stderr if args.json else sys.stdout
+    reports: list[ImportReport] = []
+    with _open(args, limits) as kb:
+        interrupted = kb.interrupted_import()
+        if interrupted is not None:
+            total = len(interrupted.done) + len(interrupted.remaining)
+            done = len(interrupted.done)
+            print(f"resuming interrupted import: {done} of {total} files were done", file=info, flush=True)
+            reports.append(kb.resume_import(progress=lambda p: _show_file(p, args.json)))
+        if not any(r.error for r in reports):
+            reports.append(kb.import_paths(args.paths, progress=lambda p: _show_file(p, args.json)))
+        stopped = next((r.error for r in reports if r.error), None)
+        if stopped is None and not args.no_embed and kb.model.available:
             pending = kb.pending_embeddings()
             if pending:
-                out = sys.stderr if args.json else sys.stdout
-                print(f"embedding {pending} passages…", file=out, flush=True)
+                print(f"embedding {pending} passages…", file=info, flush=True)
                 kb.embed_pending()
         elif not kb.model.available:
             print(f"note: keyword search only ({kb.model.problem})", file=sys.stderr)
-    for path, why in report.problems:
-        print(f"FAILED    {path}: {why}", file=sys.stderr if args.json else sys.stdout)
-    counts: dict[str, int] = {}
-    for f in report.files:
-        counts[str(f.outcome)] = counts.get(str(f.outcome), 0) + 1
-    summary = ", ".join(f"{n} {k}" for k, n in counts.items()) or "nothing to import"
-    skipped = f"; {report.skipped} files of unsupported types skipped" if report.skipped else ""
-    print(f"{summary}{skipped} in {report.seconds:.1f} s", file=sys.stderr if args.json else sys.stdout)
-    return 0 if report.ok else 1
+    for path, why in [p for r in reports for p in r.problems]:
+        print(f"FAILED    {path}: {why}", file=info)
+    if stopped is not None:
+        print(f"STOPPED   {stopped}", file=info)
+    print(_summary(reports), file=info)
+    return 0 if all(r.ok for r in reports) else 1
 
 
 def _read_queries(path: str) -> list[tuple[str, str]]:
@@ -145,13 +182,26 @@ def cmd_remove(args: argparse.Namespace) -> int:
 
 def cmd_verify(args: argparse.Namespace) -> int:
     with _open(args) as kb:
-        report = kb.verify()
+        report = kb.verify(repair=args.repair)
     if args.json:
-        emit_json({"ok": report.ok, "problems": report.problems, "facts": report.facts})
-    else:
-        for key, value in report.facts.items():
-            print(f"{key}: {value}")
-        print("library OK" if report.ok else "problems found:\n  " + "\n  ".join(report.problems))
+        emit_json(
+            {
+                "ok": report.ok,
+                "problems": report.problems,
+                "notes": report.notes,
+                "repaired": report.repaired,
+                "facts": report.facts,
+            }
+        )
+        return 0 if report.ok else 1
+    for key, value in report.facts.items():
+        print(f"{key}: {value}")
+    for title, lines in (("repaired", report.repaired), ("notes", report.notes)):
+        if lines:
+            print(f"{title}:\n  " + "\n  ".join(lines))
+    print("library OK" if report.ok else "problems found:\n  " + "\n  ".join(report.problems))
+    if not report.ok and not args.repair:
+        print("run `kbapp verify --repair` to fix what can be fixed")
     return 0 if report.ok else 1
 
 
@@ -165,6 +215,20 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="one JSON object per file")
     p.add_argument(
         "--no-embed", action="store_true", help="do not wait for embedding (keyword search only until then)"
+    )
+    p.add_argument(
+        "--parse-timeout",
+        type=float,
+        default=ParseLimits().seconds,
+        metavar="SECONDS",
+        help="skip a file whose reading takes longer (default: %(default)g)",
+    )
+    p.add_argument(
+        "--parse-memory",
+        type=int,
+        default=ParseLimits().memory_mb,
+        metavar="MB",
+        help="skip a file whose reading needs more memory (default: %(default)d)",
     )
     p.set_defaults(func=cmd_import)
 
@@ -187,9 +251,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_remove)
 
     p = sub.add_parser("verify", help="check the library for damage")
+    p.add_argument("--repair", action="store_true", help="fix what can be fixed")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_verify)
     add_model_commands(sub)
+    add_gui_command(sub)
     return parser
 
 
@@ -198,7 +264,11 @@ def main(argv: list[str] | None = None) -> int:
         if hasattr(stream, "reconfigure"):
             stream.reconfigure(encoding="utf-8")
     args = build_parser().parse_args(argv)
-    return int(args.func(args))
+    try:
+        return int(args.func(args))
+    except StorageError as err:  # disk full, read-only, damaged: a message, not a traceback
+        print(f"kbapp: {err}", file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":

@@ -73,14 +73,15 @@ class DenseIndex:
             self._index, self._generation, self._saved_generation = index, state.generation, state.generation
         return None
 
-    def rebuild(self) -> None:
+    def rebuild(self) -> str | None:
+        """Rebuild from the vectors in SQLite (nothing is re-embedded); returns ``save``'s problem."""
         with self._engine.connect() as conn:
             count = database_state(conn, self.pack_id, self.dimension).count
         with self._lock:
             self._index = VectorIndex(self.dimension, VectorIndex.kind_for(count))
             self._generation = -1
         self.sync()
-        self.save()
+        return self.save()
 
     def sync(self) -> bool:
         """Bring the index up to the database's current vectors; True if anything changed."""
@@ -117,19 +118,27 @@ class DenseIndex:
             self.rebuild()
         return True
 
-    def save(self) -> None:
-        """Persist the index if it reflects a generation not yet on disk (after ``sync``)."""
+    def save(self) -> str | None:
+        """Persist the index if it reflects a generation not yet on disk (after ``sync``).
+
+        Returns why it could not be saved (disk full, read-only): the index is a cache, so that
+        costs a rebuild at the next start, not an error.
+        """
         if self._index.masked:  # HNSW deletions are only masked: save a compacted rebuild instead
-            self.rebuild()
-            return
+            return self.rebuild()
         with self._lock:
             if self._generation == self._saved_generation or self._generation < 0:
-                return
+                return None
             with self._engine.connect() as conn:
                 library_id = _meta(conn, "library_id")
             state = IndexState(library_id, self._generation, self.pack_id, self.dimension, self._index.count)
-            self._index.save(self._folder, state)
+            try:
+                self._index.save(self._folder, state)
+            except OSError as err:
+                log.warning("could not save the vector index: %s", err)
+                return f"could not save the vector index ({err.strerror or err})"
             self._saved_generation = self._generation
+        return None
 
     def search(self, query: np.ndarray, k: int, allowed: np.ndarray | None = None) -> list[tuple[int, float]]:
         self.sync()

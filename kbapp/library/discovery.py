@@ -24,10 +24,10 @@ class Discovery:
 
 def discover(paths: list[Path]) -> Discovery:
     found = Discovery()
-    seen: set[Path] = set()
+    seen: set[str] = set()
 
     def add(path: Path) -> None:
-        key = path.resolve()
+        key = os.path.realpath(path)  # unlike Path.resolve, does not raise on a symlink loop
         if key not in seen:
             seen.add(key)
             found.files.append(path)
@@ -49,7 +49,12 @@ def _walk(root: Path, found: Discovery, add) -> None:  # type: ignore[no-untyped
         found.problems.append((Path(err.filename or root), f"cannot read folder ({err.strerror})"))
 
     for dirpath, dirnames, filenames in os.walk(root, onerror=on_error, followlinks=True):
-        st = os.stat(dirpath)
+        try:
+            st = os.stat(dirpath)
+        except OSError as err:  # removed while walking, or a loop the OS refuses to follow
+            on_error(err)
+            dirnames[:] = []
+            continue
         if (st.st_dev, st.st_ino) in visited:  # a symlink loop back into a folder already walked
             found.problems.append((Path(dirpath), "symbolic link loop, skipped"))
             dirnames[:] = []

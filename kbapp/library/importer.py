@@ -1,9 +1,14 @@
-"""Importing one file: decide whether it is new, changed, unchanged or a duplicate, then parse,
-chunk and store it in a single transaction.
+"""Importing one file: decide whether it is new, changed, unchanged or a duplicate, then read it,
+keep a copy and store it in a single transaction.
 
-Parsing and chunking happen before the write transaction opens, so the database is locked
-only for the few milliseconds of inserting rows, and a file that fails to parse never
-touches what the library already holds.
+Reading (parsing and chunking, usually in the parse worker) happens before the write transaction
+opens, so the database is locked only for the few milliseconds of inserting rows, and a file
+that fails to read never touches what the library already holds. The kept copy and its
+catalogue line are written before the transaction: a crash in between leaves an unused copy
+(``verify --repair`` removes it), never a document whose copy is missing.
+
+Storage failures (disk full, read-only) are not the file's fault: they propagate, and the
+caller stops the import and says so.
 """
 
 from __future__ import annotations
@@ -17,13 +22,13 @@ from pathlib import Path
 
 from sqlalchemy.engine import Engine
 
-from kbapp.chunking import ChunkingConfig, chunk_document
-from kbapp.chunking.splitter import TokenCounter
-from kbapp.ingest.model import IngestError, ParsedDocument
+from kbapp.ingest.model import IngestError, IngestErrorKind
+from kbapp.library.copies import CopyStore, SourceProblem
+from kbapp.library.reading import Reader, ReadResult
 from kbapp.store import repository
 from kbapp.store.database import write_transaction
 
-Parser = Callable[[Path], ParsedDocument]
+_UNREADABLE = str(IngestErrorKind.UNREADABLE)
 
 
 class Outcome(StrEnum):
@@ -43,6 +48,7 @@ class FileReport:
     chunks: int = 0
     pages: int | None = None
     warnings: list[str] = field(default_factory=list)
+    kind: str | None = None  # why a file failed, an ``IngestErrorKind`` value when the reader said
 
     @property
     def ok(self) -> bool:
@@ -57,30 +63,46 @@ def file_digest(path: Path) -> str:
     return h.hexdigest()
 
 
-def _fail(facts: repository.FileFacts | None, path: str, message: str, engine: Engine) -> FileReport:
-    if facts is not None:
-        with write_transaction(engine) as conn:
-            repository.record_failure(conn, facts, Path(path).suffix.lstrip(".").lower() or "file", message)
-    return FileReport(path, Outcome.FAILED, message)
+def _fail(
+    facts: repository.FileFacts, path: str, message: str, engine: Engine, kind: str | None = None
+) -> FileReport:
+    with write_transaction(engine) as conn:
+        repository.record_failure(conn, facts, Path(path).suffix.lstrip(".").lower() or "file", message)
+    return FileReport(path, Outcome.FAILED, message, kind=kind)
+
+
+def _renamed(result: ReadResult, read_name: str, read_stem: str, name: str, stem: str) -> ReadResult:
+    """A document read from a kept copy (named by its hash) speaks of the original's name."""
+    doc = result.document
+    doc.title = doc.title.replace(read_name, name).replace(read_stem, stem)
+    doc.warnings = [w.replace(read_name, name) for w in doc.warnings]
+    return result
 
 
 def import_file(
     engine: Engine,
     path: Path,
     *,
-    parse: Parser,
-    count_tokens: TokenCounter,
-    chunking: ChunkingConfig,
-    keep_copy: Callable[[Path, str], str | None] | None = None,
+    read: Reader,
+    copies: CopyStore | None = None,
+    keep_copy: bool = True,
+    source: Path | None = None,
+    cancel: Callable[[], bool] | None = None,
 ) -> FileReport:
+    """Import ``path``; ``source`` is the file to read instead (its kept copy) when rebuilding.
+
+    ``copies``: where the library keeps copies (if ``keep_copy``) and its catalogue of originals.
+    Raises ``ImportCancelled`` if ``cancel`` fires while the file is read.
+    """
     key = os.path.abspath(path)
     name = path.name
+    read_path = source or path
     try:
-        st = path.stat()
+        st = read_path.stat()
     except OSError as err:
-        return FileReport(key, Outcome.FAILED, f"{name}: cannot read file ({err.strerror})")
-    if not path.is_file():
-        return FileReport(key, Outcome.FAILED, f"{name}: not a regular file")
+        return FileReport(key, Outcome.FAILED, f"{name}: cannot read file ({err.strerror})", kind=_UNREADABLE)
+    if not read_path.is_file():
+        return FileReport(key, Outcome.FAILED, f"{name}: not a regular file", kind=_UNREADABLE)
     with engine.connect() as conn:
         existing = repository.find_by_path(conn, key)
     if (
@@ -91,9 +113,9 @@ def import_file(
     ):
         return FileReport(key, Outcome.UNCHANGED, f"{name}: unchanged", existing.id, existing.chunk_count)
     try:
-        digest = file_digest(path)
+        digest = file_digest(read_path)
     except OSError as err:
-        return FileReport(key, Outcome.FAILED, f"{name}: cannot read file ({err.strerror})")
+        return FileReport(key, Outcome.FAILED, f"{name}: cannot read file ({err.strerror})", kind=_UNREADABLE)
     facts = repository.FileFacts(key, digest, st.st_size, st.st_mtime)
     if existing is not None and existing.status == "ready" and existing.content_hash == digest:
         return FileReport(key, Outcome.UNCHANGED, f"{name}: unchanged", existing.id, existing.chunk_count)
@@ -104,13 +126,22 @@ def import_file(
             key, Outcome.DUPLICATE, f"{name}: same content as {twin.path}; not imported twice", twin.id
         )
     try:
-        doc = parse(path)
+        result = read(read_path, cancel)
     except IngestError as err:
-        return _fail(facts, key, err.message, engine)
-    chunks = chunk_document(doc, count_tokens, chunking)
+        return _fail(facts, key, err.message.replace(read_path.name, name, 1), engine, str(err.kind))
+    if read_path != path:
+        result = _renamed(result, read_path.name, read_path.stem, name, path.stem)
+    doc, chunks = result.document, result.chunks
     if not chunks:
-        return _fail(facts, key, f"{name}: no text found", engine)
-    copy_path = keep_copy(path, digest) if keep_copy else None
+        return _fail(facts, key, f"{name}: no text found", engine, str(IngestErrorKind.EMPTY))
+    copy_path = None
+    if copies is not None:
+        if keep_copy:
+            try:
+                copy_path = copies.keep(read_path, digest, path.suffix)
+            except SourceProblem as err:
+                return _fail(facts, key, f"{name}: {err}", engine, _UNREADABLE)
+        copies.catalogue.add(key, digest, copy_path)
     with write_transaction(engine) as conn:
         doc_id = repository.write_document(
             conn,
@@ -123,6 +154,8 @@ def import_file(
             doc_chunks=chunks,
             copy_path=copy_path,
         )
+    if copies is not None and existing is not None and existing.copy_path not in (None, copy_path):
+        copies.release(engine, [existing.copy_path])
     outcome = Outcome.UPDATED if existing is not None and existing.status == "ready" else Outcome.IMPORTED
     pages = f", {doc.page_count} pages" if doc.page_count else ""
     note = "; " + "; ".join(doc.warnings) if doc.warnings else ""

@@ -12,10 +12,9 @@ import threading
 from pathlib import Path
 
 from kbapp.chunking.splitter import TokenCounter
-from kbapp.chunking.tokens import estimate_tokens
 from kbapp.embedding import Encoder, PackError, load_pack
 from kbapp.embedding.pack import ModelPack
-from kbapp.embedding.tokens import plain_tokenizer
+from kbapp.library.tokens import token_counter
 
 
 class ModelHandle:
@@ -40,15 +39,15 @@ class ModelHandle:
     def available(self) -> bool:
         return self.pack() is not None
 
+    def tokenizer_path(self) -> Path | None:
+        """The verified pack's tokenizer file (chunk budgets are in its tokens), None without a pack."""
+        pack = self.pack()
+        return pack.tokenizer_path if pack is not None else None
+
     def token_counter(self) -> TokenCounter:
-        """The pack's tokenizer (chunk budgets are in its tokens), or the estimate without a pack."""
+        """The pack's tokenizer, or the estimate without a pack."""
         if self._counter is None:
-            pack = self.pack()
-            if pack is None:
-                self._counter = estimate_tokens
-            else:
-                tok = plain_tokenizer(pack.tokenizer_path.read_text(encoding="utf-8"))
-                self._counter = lambda text: len(tok.encode(text, add_special_tokens=False).ids)
+            self._counter = token_counter(self.tokenizer_path())
         return self._counter
 
     def encoder(self) -> Encoder | None:

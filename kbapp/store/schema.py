@@ -79,6 +79,32 @@ chunks = Table(
     sqlite_autoincrement=True,  # chunk ids key the vector index: never reuse a deleted one
 )
 
+# The journal of a running import: the files it was asked to read, each marked done as it is
+# finished. Rows exist only while the import runs; rows left behind by a killed process are what
+# the next start offers to resume. ``source`` is the file actually read when it differs from
+# ``path`` (a kept copy, when the library is rebuilt after the original is gone).
+import_jobs = Table(
+    "import_jobs",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("kind", String, nullable=False),  # "import" | "recovery" | "repair"
+    Column("owner_pid", Integer, nullable=False),
+    Column("owner_started", Float, nullable=False),  # the owner's process start time: pids get reused
+    Column("created_at", Float, nullable=False),
+)
+
+import_files = Table(
+    "import_files",
+    metadata,
+    Column("job_id", Integer, ForeignKey("import_jobs.id", ondelete="CASCADE"), primary_key=True),
+    Column("ord", Integer, primary_key=True),
+    Column("path", Text, nullable=False),
+    Column("source", Text),
+    Column("done", Integer, nullable=False, default=0),
+    Column("outcome", String),
+    Column("message", Text),
+)
+
 vectors = Table(
     "vectors",
     metadata,
@@ -125,5 +151,11 @@ def _v0_to_v1(conn: Connection) -> None:
     )
 
 
-MIGRATIONS: list[Callable[[Connection], None]] = [_v0_to_v1]
+def _v1_to_v2(conn: Connection) -> None:
+    metadata.create_all(conn, tables=[import_jobs, import_files])
+    # Deciding whether a kept copy is still referenced must not scan every document.
+    conn.exec_driver_sql("CREATE INDEX ix_documents_copy_path ON documents(copy_path)")
+
+
+MIGRATIONS: list[Callable[[Connection], None]] = [_v0_to_v1, _v1_to_v2]
 SCHEMA_VERSION = len(MIGRATIONS)

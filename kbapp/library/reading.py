@@ -1,0 +1,70 @@
+"""What the importer gets from one file: its pages and passages, or the reason it has none.
+
+The pages handed back carry their text only: layout blocks are what the chunker needed, and the
+library does not store them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from kbapp.chunking import Chunk, ChunkingConfig, chunk_document
+from kbapp.chunking.splitter import TokenCounter
+from kbapp.ingest.model import IngestError, IngestErrorKind, Page, ParsedDocument
+
+Parser = Callable[[Path], ParsedDocument]
+
+
+class ImportCancelled(Exception):
+    """The user cancelled while a file was being read."""
+
+
+@dataclass(slots=True)
+class ReadResult:
+    document: ParsedDocument
+    chunks: list[Chunk]
+
+
+# Reads one file; raises ``IngestError`` (the file cannot be imported) or ``ImportCancelled``.
+Reader = Callable[[Path, Callable[[], bool] | None], ReadResult]
+
+
+def chunked(doc: ParsedDocument, count_tokens: TokenCounter, chunking: ChunkingConfig) -> ReadResult:
+    """The document cut into passages, its pages reduced to their text."""
+    chunks = chunk_document(doc, count_tokens, chunking)
+    pages = [Page(p.number, p.text) for p in doc.pages]
+    return ReadResult(
+        ParsedDocument(doc.title, doc.doc_type, pages, doc.page_count, list(doc.warnings)), chunks
+    )
+
+
+def crash_error(path: Path, exc: BaseException) -> IngestError:
+    return IngestError(
+        IngestErrorKind.CRASHED, f"{path.name}: the reader crashed ({type(exc).__name__}: {exc})"
+    )
+
+
+class InProcessReader:
+    """Reading in the importing process, without limits: for tests, debugging and custom parsers
+    that cannot be sent to another process."""
+
+    def __init__(
+        self, parse: Parser, count_tokens: Callable[[], TokenCounter], chunking: ChunkingConfig
+    ) -> None:
+        self._parse = parse
+        self._count = count_tokens
+        self._chunking = chunking
+
+    def __call__(self, path: Path, cancel: Callable[[], bool] | None = None) -> ReadResult:
+        try:
+            return chunked(self._parse(path), self._count(), self._chunking)
+        except IngestError:
+            raise
+        except MemoryError as exc:
+            raise IngestError(
+                IngestErrorKind.TOO_LARGE, f"{path.name}: not enough memory to read it"
+            ) from exc
+        except Exception as exc:  # a reader bug costs this file, not the import
+            raise crash_error(path, exc) from exc

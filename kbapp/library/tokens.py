@@ -1,0 +1,20 @@
+"""Counting tokens for chunk budgets: the model pack's tokenizer, or an estimate without a pack.
+
+Used by the importing process and by the parse worker, which must count exactly as the importer
+would have (chunk boundaries depend on it).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from kbapp.chunking.splitter import TokenCounter
+from kbapp.chunking.tokens import estimate_tokens
+from kbapp.embedding.tokens import plain_tokenizer
+
+
+def token_counter(tokenizer_path: Path | None) -> TokenCounter:
+    if tokenizer_path is None:
+        return estimate_tokens
+    tok = plain_tokenizer(tokenizer_path.read_text(encoding="utf-8"))
+    return lambda text: len(tok.encode(text, add_special_tokens=False).ids)

@@ -1,0 +1,32 @@
+"""Parsers that misbehave on purpose, by file name, in front of the real one.
+
+They run inside the parse worker (so they must be importable module-level functions) and stand
+for reader bugs no real file reliably triggers: a hang, a segfault, a hard exit, a memory hog.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import time
+from pathlib import Path
+
+from kbapp.ingest import ParsedDocument, parse_file
+
+
+def chaos_parse(path: Path) -> ParsedDocument:
+    name = path.stem
+    if name == "chaos-hang":
+        time.sleep(3600)
+    elif name == "chaos-segfault":
+        ctypes.string_at(0)
+    elif name == "chaos-exit":
+        os._exit(7)
+    elif name == "chaos-hog":
+        hoard = []
+        while True:  # touch every page: resident memory grows until a limit stops it
+            hoard.append(bytearray(64 << 20))
+            hoard[-1][::4096] = b"x" * len(range(0, 64 << 20, 4096))
+    elif name == "chaos-bug":
+        raise RuntimeError("reader bug")
+    return parse_file(path)

@@ -1,0 +1,75 @@
+"""A corpus of bad input, generated here, imported in one go: no crash, each file its own message,
+and the good files of the same import all searchable."""
+
+from __future__ import annotations
+
+import os
+import random
+from pathlib import Path
+
+import pytest
+
+from kbapp.library import KnowledgeBase
+from kbapp.library.parse_worker import ParseLimits
+from tests.reliability.conftest import hits
+from tests.reliability.corpus import Case, build_bad_corpus, write_good
+
+
+def _check(case: Case, outcome: str, message: str, kind: str | None, kb: KnowledgeBase) -> str | None:
+    """Assert ``case``'s expectations; returns a note when a known reader shortcoming showed instead."""
+    name = Path(case.name).name
+    if case.reader_bug is not None and outcome == "failed" and kind == case.reader_bug[0]:
+        assert message.startswith(f"{name}:")
+        assert all(w in message.lower() for w in case.reader_bug[1]), message
+        return f"{case.name}: {message}"
+    assert outcome == case.outcome, f"{case.name}: {message}"
+    assert message.startswith(f"{name}:"), message
+    assert all(w in message.lower() for w in case.words), f"{case.name}: {message}"
+    if case.kind is not None:
+        assert kind == case.kind, f"{case.name}: {kind} {message}"
+    if case.present is not None:
+        assert name in hits(kb, case.present), f"{case.name}: {case.present} not found"
+    if case.absent is not None:
+        assert not hits(kb, case.absent), f"{case.name}: {case.absent} should not be indexed"
+    return None
+
+
+def run_corpus(tmp_path: Path, *, huge_text: bool, limits: ParseLimits) -> list[str]:
+    root = tmp_path / "corpus"
+    cases = build_bad_corpus(root, huge_text=huge_text)
+    rnd = random.Random(3)
+    good = [
+        write_good(root / "good", 900 + i, kind, 300, rnd)
+        for i, kind in enumerate(("md", "txt", "pdf", "html", "docx"))
+    ]
+    with KnowledgeBase(tmp_path / "lib", pack_dir=None, parse_limits=limits) as kb:
+        report = kb.import_paths([root])
+        assert report.error is None
+        files = {os.path.relpath(f.path, root): f for f in report.files}
+        problems = {os.path.relpath(p, root): why for p, why in report.problems}
+        notes = []
+        for case in cases:
+            if case.outcome == "problem":
+                assert all(w in problems[case.name] for w in case.words), problems
+                continue
+            f = files[case.name]
+            note = _check(case, str(f.outcome), f.message, f.kind, kb)
+            if note:
+                notes.append(note)
+        for doc in good:
+            assert hits(kb, doc.begin) == {doc.path.name} and hits(kb, doc.end) == {doc.path.name}
+        assert kb.verify().ok
+    kinds = {c.name for c in cases}
+    assert len(kinds) >= 30
+    return notes
+
+
+def test_bad_input_corpus(tmp_path: Path) -> None:
+    notes = run_corpus(tmp_path, huge_text=False, limits=ParseLimits(seconds=120, memory_mb=3072))
+    print("known reader shortcomings:", *notes, sep="\n  ")
+
+
+@pytest.mark.slow
+def test_bad_input_corpus_with_50_mb_single_line(tmp_path: Path) -> None:
+    """The 50 MB single-line text takes minutes to chunk: it must be stopped at the time limit."""
+    run_corpus(tmp_path, huge_text=True, limits=ParseLimits(seconds=30, memory_mb=3072))

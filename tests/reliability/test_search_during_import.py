@@ -1,0 +1,74 @@
+"""Searches from another thread while an import and an embedding run are in progress: always a
+consistent library (a document is visible whole or not at all), and never blocked for long."""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+from pathlib import Path
+
+from kbapp.library import KnowledgeBase
+from tests.reliability.conftest import PACK
+from tests.reliability.corpus import write_good
+
+
+def test_searches_stay_consistent_and_fast_during_import_and_embedding(tmp_path: Path) -> None:
+    rnd = random.Random(8)
+    kinds = ["md", "txt", "pdf", "html", "docx"]
+    docs = [write_good(tmp_path / "docs", i, kinds[i % 5], 200 + 60 * i, rnd) for i in range(12)]
+    pack = PACK if (PACK / "manifest.json").is_file() else None
+    modes = ["lexical", "hybrid", "dense"] if pack else ["lexical"]
+    latencies: list[float] = []
+    seen: list[tuple[int, int]] = []  # (document id, passages it had when a search returned it)
+    torn: list[str] = []
+    stop = threading.Event()
+    with KnowledgeBase(tmp_path / "lib", pack_dir=pack) as kb:
+        kb.load_model()
+
+        def search_loop() -> None:
+            n = 0
+            while not stop.is_set():
+                doc = rnd.choice(docs)
+                started = time.perf_counter()
+                response = kb.search(doc.begin, mode=modes[n % len(modes)])
+                latencies.append(time.perf_counter() - started)
+                n += 1
+                with kb.engine.connect() as conn:
+                    for r in response.results:
+                        count = conn.exec_driver_sql(
+                            "SELECT count(*) FROM chunks WHERE document_id = ?", (r.doc_id,)
+                        ).scalar_one()
+                        seen.append((r.doc_id, count))
+                found_begin = doc.path.name in {
+                    Path(r.path).name for r in kb.search(doc.begin, mode="lexical").results
+                }
+                found_end = doc.path.name in {
+                    Path(r.path).name for r in kb.search(doc.end, mode="lexical").results
+                }
+                if found_begin and not found_end:
+                    torn.append(doc.path.name)
+
+        searcher = threading.Thread(target=search_loop)
+        searcher.start()
+        started = time.perf_counter()
+        try:
+            report = kb.import_paths([tmp_path / "docs"])
+            imported = time.perf_counter() - started
+            kb.embed_pending()
+        finally:
+            stop.set()
+            searcher.join()
+        duration = time.perf_counter() - started
+        assert report.ok
+        final = {f.doc_id: f.chunks for f in report.files}
+        assert not torn, f"first passage visible without the last: {torn}"
+        assert all(count == final[doc_id] for doc_id, count in seen), "a search saw a partial document"
+        assert kb.pending_embeddings() == 0
+    worst = max(latencies)
+    print(
+        f"\n{len(latencies)} searches during {duration:.1f} s (import {imported:.1f} s, then embedding): "
+        f"max latency {worst * 1000:.0f} ms, median {sorted(latencies)[len(latencies) // 2] * 1000:.0f} ms"
+    )
+    assert len(latencies) >= 20
+    assert worst < duration / 10
