@@ -43,7 +43,9 @@ def load_set(root: Path) -> tuple[list[dict], dict[str, set[str]], dict[str, lis
         qrels.setdefault(q, set()).add(d)
     answers = {}
     if (root / "answers.jsonl").exists():
-        answers = {a["query_id"]: [norm(t) for t in a["answer_texts"]] for a in read_jsonl(root / "answers.jsonl")}
+        answers = {
+            a["query_id"]: [norm(t) for t in a["answer_texts"]] for a in read_jsonl(root / "answers.jsonl")
+        }
     pages: dict[str, set] = {}
     if (root / "qrels_pages.tsv").exists():
         for line in (root / "qrels_pages.tsv").read_text().splitlines():
@@ -85,9 +87,11 @@ def main() -> None:
                 if info[c][0] not in docs:
                     docs.append(info[c][0])
             rel = qrels.get(qid, set())
-            m = {"R@5": len(rel & set(docs[:5])) / max(1, len(rel)),
-                 "nDCG@10": sum(1 / math.log2(i + 2) for i, d in enumerate(docs[:10]) if d in rel)
-                 / sum(1 / math.log2(i + 2) for i in range(min(10, len(rel))))}
+            m = {
+                "R@5": len(rel & set(docs[:5])) / max(1, len(rel)),
+                "nDCG@10": sum(1 / math.log2(i + 2) for i, d in enumerate(docs[:10]) if d in rel)
+                / sum(1 / math.log2(i + 2) for i in range(min(10, len(rel)))),
+            }
             if qid in answers:
                 m["ans@5"] = float(any(a in info[c][3] for c in ranked[:5] for a in answers[qid]))
             if qid in gold_pages:
@@ -100,10 +104,9 @@ def main() -> None:
     for depth in (20, 50, 100):
         for k in (10, 30, 60):
             for wl in (1.0, 1.5, 2.0):
-                variants[f"rrf d={depth} k={k} wl={wl}"] = (
-                    lambda lex, den, d=depth, k=k, wl=wl: [
-                        c for c, _ in reciprocal_rank_fusion([lex[:d], den[:d]], [wl, 1.0], k)]
-                )
+                variants[f"rrf d={depth} k={k} wl={wl}"] = lambda lex, den, d=depth, k=k, wl=wl: [
+                    c for c, _ in reciprocal_rank_fusion([lex[:d], den[:d]], [wl, 1.0], k)
+                ]
     for name, variant in variants.items():
         metrics = evaluate(variant)
         print(f"{name:28} " + "  ".join(f"{k}={v:.4f}" for k, v in metrics.items()), flush=True)
