@@ -33,6 +33,16 @@ def _cut(text: str, start: int, end: int, pattern: re.Pattern[str]) -> list[tupl
     return pieces
 
 
+def _group(pieces: list[tuple[int, int]], max_chars: int) -> list[tuple[int, int]]:
+    grouped: list[tuple[int, int]] = []
+    for s, e in pieces:
+        if grouped and e - grouped[-1][0] <= max_chars:
+            grouped[-1] = (grouped[-1][0], e)
+        else:
+            grouped.append((s, e))
+    return grouped
+
+
 def _cut_characters(
     text: str, start: int, end: int, budget: int, count: TokenCounter
 ) -> list[tuple[int, int]]:
@@ -64,6 +74,11 @@ def split_to_budget(
     pieces = _cut(text, start, end, _BOUNDARIES[level])
     if len(pieces) == 1:
         return split_to_budget(text, start, end, budget, count, level + 1)
+    if len(pieces) > 32 * (tokens // budget + 1):
+        # Hundreds of thousands of tiny pieces (a 50 MB one-line log cut at spaces): group them
+        # into runs of about an eighth of the budget first (small enough to still form the
+        # overlap), so the tokenizer runs once per run, not once per word.
+        pieces = _group(pieces, max(1, int(budget * (end - start) / tokens / 8)))
     out: list[tuple[int, int, int]] = []
     for s, e in pieces:
         out.extend(split_to_budget(text, s, e, budget, count, level + 1))
