@@ -22,6 +22,7 @@ from pathlib import Path
 import numpy as np
 import psutil
 
+from kbapp.embedding import default_pack_dir, load_pack
 from kbapp.index.dense import encode_vector
 from kbapp.library import KnowledgeBase
 from kbapp.store.database import write_transaction
@@ -83,12 +84,8 @@ def percentiles(xs: list[float]) -> tuple[float, float]:
 
 def run(n: int, queries: int, workdir: Path) -> dict[str, float]:
     folder = workdir / f"lib{n}"
-    probe = KnowledgeBase(workdir / "probe")
-    encoder = probe.model.encoder()
-    assert encoder is not None, "the default model pack is needed (kbapp model build)"
-    pack_id, dimension = encoder.pack_id, encoder.dimension
-    probe.close()
-    build_library(folder, n, dimension, pack_id)
+    manifest = load_pack(default_pack_dir()).manifest  # the model itself loads only in the measured library
+    build_library(folder, n, manifest.dimension, manifest.id)
     gc.collect()
     rng = random.Random(1)
     texts = [" ".join(rng.choices(VOCAB[:3000], k=4)) for _ in range(queries)]
@@ -96,6 +93,8 @@ def run(n: int, queries: int, workdir: Path) -> dict[str, float]:
         started = time.perf_counter()
         kb.load_model()
         open_s = time.perf_counter() - started
+        encoder = kb.model.encoder()
+        assert encoder is not None
         kb.search("warm up", mode="hybrid")
         hybrid = [kb.search(t, k=10, mode="hybrid").took_ms for t in texts]
         rss = psutil.Process().memory_info().rss / 2**20
@@ -104,7 +103,7 @@ def run(n: int, queries: int, workdir: Path) -> dict[str, float]:
             blob = b"".join(
                 r[0] for r in conn.exec_driver_sql("SELECT vector FROM vectors ORDER BY chunk_id")
             )
-        matrix = np.frombuffer(blob, np.float16).reshape(-1, dimension).astype(np.float32)
+        matrix = np.frombuffer(blob, np.float16).reshape(-1, manifest.dimension).astype(np.float32)
         brute = []
         for t in texts[:50]:
             t0 = time.perf_counter()
