@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 import onnxruntime as ort
 import psutil
+from tokenizers import Tokenizer
 
 from kbapp.embedding.pack import ModelPack
 from kbapp.embedding.tokens import Windower, plain_tokenizer
@@ -32,17 +33,24 @@ def _session(pack: ModelPack, threads: int | None) -> ort.InferenceSession:
     opts.inter_op_num_threads = 1
     # Spinning workers would burn a core between batches and starve the UI thread of a desktop app.
     opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
-    opts.log_severity_level = 3  # shape-inference merge notices from contrib ops are not actionable
     return ort.InferenceSession(str(pack.model_path), opts, providers=["CPUExecutionProvider"])
 
 
 class Encoder:
-    def __init__(self, pack: ModelPack, *, threads: int | None = None) -> None:
-        """Load the pack's model; ``threads`` defaults to the number of physical cores."""
+    def __init__(
+        self, pack: ModelPack, *, threads: int | None = None, tokenizer: Tokenizer | None = None
+    ) -> None:
+        """Load the pack's model; ``threads`` defaults to the number of physical cores.
+
+        ``tokenizer`` is the pack's tokenizer if the caller already loaded it (``plain_tokenizer``
+        of ``pack.tokenizer_path``): loading the 17 MB vocabulary holds the GIL for a second or
+        more, so an app should do it once.
+        """
         m = pack.manifest
         self._manifest = m
         self._pad = m.pad_id
-        tokenizer = plain_tokenizer(pack.tokenizer_path.read_text(encoding="utf-8"))
+        if tokenizer is None:
+            tokenizer = plain_tokenizer(pack.tokenizer_path.read_text(encoding="utf-8"))
         self._windower = Windower(tokenizer, max_tokens=m.max_tokens, bos=m.bos_id, eos=m.eos_id)
         self._session = _session(pack, threads)
 

@@ -11,10 +11,13 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
+from tokenizers import Tokenizer
+
 from kbapp.chunking.splitter import TokenCounter
+from kbapp.chunking.tokens import estimate_tokens
 from kbapp.embedding import Encoder, PackError, load_pack
 from kbapp.embedding.pack import ModelPack
-from kbapp.library.tokens import token_counter
+from kbapp.library.tokens import counter_for, load_tokenizer
 
 
 class ModelHandle:
@@ -22,8 +25,10 @@ class ModelHandle:
         self.pack_dir = pack_dir
         self._pack: ModelPack | None = None
         self._encoder: Encoder | None = None
+        self._tokenizer: Tokenizer | None = None
         self._counter: TokenCounter | None = None
         self._lock = threading.Lock()
+        self._tokenizer_lock = threading.Lock()
         self.problem: str | None = None if pack_dir is not None else "no model pack configured"
 
     def pack(self) -> ModelPack | None:
@@ -44,10 +49,18 @@ class ModelHandle:
         pack = self.pack()
         return pack.tokenizer_path if pack is not None else None
 
+    def _shared_tokenizer(self, pack: ModelPack) -> Tokenizer:
+        """One tokenizer for chunk budgets and the encoder: loading it holds the GIL for seconds."""
+        with self._tokenizer_lock:
+            if self._tokenizer is None:
+                self._tokenizer = load_tokenizer(pack.tokenizer_path)
+            return self._tokenizer
+
     def token_counter(self) -> TokenCounter:
         """The pack's tokenizer, or the estimate without a pack."""
         if self._counter is None:
-            self._counter = token_counter(self.tokenizer_path())
+            pack = self.pack()
+            self._counter = counter_for(self._shared_tokenizer(pack)) if pack is not None else estimate_tokens
         return self._counter
 
     def encoder(self) -> Encoder | None:
@@ -56,5 +69,5 @@ class ModelHandle:
             return None
         with self._lock:
             if self._encoder is None:
-                self._encoder = Encoder(pack)
+                self._encoder = Encoder(pack, tokenizer=self._shared_tokenizer(pack))
             return self._encoder

@@ -8,13 +8,20 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from tokenizers import Tokenizer
+
 from kbapp.chunking.splitter import TokenCounter
 from kbapp.chunking.tokens import estimate_tokens
 from kbapp.embedding.tokens import plain_tokenizer
 
 
-def token_counter(tokenizer_path: Path | None) -> TokenCounter:
-    if tokenizer_path is None:
-        return estimate_tokens
-    tok = plain_tokenizer(tokenizer_path.read_text(encoding="utf-8"))
+def load_tokenizer(tokenizer_path: Path) -> Tokenizer:
+    return plain_tokenizer(tokenizer_path.read_text(encoding="utf-8"))
+
+
+def counter_for(tok: Tokenizer) -> TokenCounter:
     return lambda text: len(tok.encode(text, add_special_tokens=False).ids)
+
+
+def token_counter(tokenizer_path: Path | None) -> TokenCounter:
+    return counter_for(load_tokenizer(tokenizer_path)) if tokenizer_path is not None else estimate_tokens
