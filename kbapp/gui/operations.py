@@ -75,9 +75,13 @@ class _Runner(QRunnable):
         try:
             value = op._fn(OperationContext(op))
         except BaseException as err:  # delivered to on_failure, never lost in a worker
-            emit(op._finished, False, err)
+            outcome: tuple[bool, Any] = (False, err)
         else:
-            emit(op._finished, True, value)
+            outcome = (True, value)
+        # If the window was closed while this ran, the operation's QObject is gone and there is
+        # nobody left to tell: that is not an error.
+        with contextlib.suppress(RuntimeError):
+            emit(op._finished, *outcome)
 
 
 class Operation(QObject):
