@@ -246,7 +246,7 @@ def test_window_layout_is_remembered(qtbot, open_window, manuals: Path, tmp_path
     window = open_window(data_dir=tmp_path / "first")
     assert not window.preview.isVisible()  # an empty library: the welcome page takes the width
     import_by_drop(qtbot, window, [manuals / "camera_en.md"])
-    assert window.preview.isVisible()
+    qtbot.waitUntil(window.preview.isVisible, timeout=WAIT_MS)  # shown once the library lists it
     window.splitter.setSizes([300, 700])
     sizes = window.splitter.sizes()
     window.close()
