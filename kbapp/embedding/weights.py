@@ -72,10 +72,6 @@ class BertConfig:
     max_positions: int
     layer_norm_eps: float
 
-    @property
-    def head_dim(self) -> int:
-        return self.hidden // self.heads
-
 
 @dataclass(frozen=True, slots=True)
 class LayerWeights:

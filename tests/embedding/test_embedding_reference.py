@@ -36,7 +36,7 @@ def test_matches_numpy_reference(encoder: Encoder, mixed_sentences, reference_ve
     got = encoder.embed_passages(mixed_sentences, batch_size=batch_size)
     cosines = np.sum(got * reference_vectors, axis=1)
     worst = int(np.argmin(cosines))
-    print(f"batch {batch_size}: min cosine {cosines.min():.6f} ({mixed_sentences[worst]!r})")
+    print(f"batch {batch_size}: min cosine {cosines.min():.7f} ({mixed_sentences[worst]!r})")
     assert cosines.min() >= STRICT, mixed_sentences[worst]
 
 
