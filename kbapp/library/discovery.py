@@ -22,8 +22,11 @@ class Discovery:
     skipped: int = 0  # files in folders with suffixes we do not read
 
 
-def discover(paths: list[Path]) -> Discovery:
+def discover(paths: list[Path], library_dir: Path | None = None) -> Discovery:
+    """Files to import under ``paths``; ``library_dir`` (the library's own data folder, whose
+    database and kept copies must never be imported into itself) is skipped if a walk meets it."""
     found = Discovery()
+    skip = os.path.realpath(library_dir) if library_dir is not None else None
     seen: set[str] = set()
 
     def add(path: Path) -> None:
@@ -34,7 +37,7 @@ def discover(paths: list[Path]) -> Discovery:
 
     for root in paths:
         if root.is_dir():
-            _walk(root, found, add)
+            _walk(root, found, add, skip)
         elif root.exists() or root.is_symlink():
             add(root)
         else:
@@ -42,7 +45,7 @@ def discover(paths: list[Path]) -> Discovery:
     return found
 
 
-def _walk(root: Path, found: Discovery, add) -> None:  # type: ignore[no-untyped-def]
+def _walk(root: Path, found: Discovery, add, skip: str | None) -> None:  # type: ignore[no-untyped-def]
     visited: set[tuple[int, int]] = set()
 
     def on_error(err: OSError) -> None:
@@ -60,7 +63,11 @@ def _walk(root: Path, found: Discovery, add) -> None:  # type: ignore[no-untyped
             dirnames[:] = []
             continue
         visited.add((st.st_dev, st.st_ino))
-        dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
+        dirnames[:] = sorted(
+            d
+            for d in dirnames
+            if not d.startswith(".") and os.path.realpath(os.path.join(dirpath, d)) != skip
+        )
         for name in sorted(filenames):
             if name.startswith("."):
                 continue

@@ -306,7 +306,7 @@ class KnowledgeBase:
         def work() -> None:
             self._writable()
             self._reader()  # the worker starts while the folders are walked
-            found = discover([Path(p) for p in paths])
+            found = discover([Path(p) for p in paths], self.data_dir)
             report.problems = [(str(p), why) for p, why in found.problems]
             report.skipped = found.skipped
             with write_transaction(self.engine) as conn:

@@ -135,3 +135,11 @@ def test_cancel_stops_between_files(kb: KnowledgeBase, sample_folder: Path) -> N
     assert report.cancelled
     assert len(report.files) == 1
     assert len(kb.documents()) == 1
+
+
+def test_library_folder_inside_an_imported_folder_is_not_walked(tmp_path: Path, sample_folder: Path) -> None:
+    with KnowledgeBase(sample_folder / "lib", pack_dir=None) as kb:
+        kb.import_paths([sample_folder])
+        report = kb.import_paths([sample_folder])  # now lib/ holds the database and kept copies
+        assert report.skipped == 0
+        assert {f.outcome for f in report.files} == {Outcome.UNCHANGED}
