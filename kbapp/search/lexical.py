@@ -15,16 +15,42 @@ from kbapp.text.terms import Term, fts_match_expression
 
 # Title and heading path count less than the passage itself: they are shared by many chunks.
 _BM25 = "bm25(chunk_fts, 1.0, 0.35)"
+_QUOTED_MARGIN = 0.01
 
 
 def lexical_search(
-    conn: Connection, terms: list[Term], limit: int, document_ids: Sequence[int] | None = None
+    conn: Connection,
+    terms: list[Term],
+    limit: int,
+    document_ids: Sequence[int] | None = None,
+    phrases: Sequence[str] = (),
 ) -> list[tuple[int, float]]:
-    """``(chunk_id, score)`` best first; the score is BM25 (higher is better)."""
+    """``(chunk_id, score)`` best first; the score is BM25 (higher is better).
+
+    ``phrases`` (see ``quoted_phrases``) are what the user quoted: passages containing all of
+    them come first, each group in BM25 order; without such passages the ranking is plain BM25.
+    Quoted matches have their BM25 lifted just above the best other passage, so scores still
+    fall with rank.
+    """
     if not terms:
         return []
+    anything = fts_match_expression(terms)
+    if not phrases:
+        return _ranked(conn, anything, limit, document_ids)
+    quoted = _ranked(conn, f"({' AND '.join(phrases)}) AND ({anything})", limit, document_ids)
+    first = {chunk_id for chunk_id, _ in quoted}
+    rest = [hit for hit in _ranked(conn, anything, limit, document_ids) if hit[0] not in first]
+    if quoted and rest:
+        lift = max(0.0, rest[0][1] - quoted[-1][1]) + _QUOTED_MARGIN
+        quoted = [(chunk_id, score + lift) for chunk_id, score in quoted]
+    return (quoted + rest)[:limit]
+
+
+def _ranked(
+    conn: Connection, expression: str, limit: int, document_ids: Sequence[int] | None
+) -> list[tuple[int, float]]:
     sql = f"SELECT rowid, -{_BM25} AS score FROM chunk_fts WHERE chunk_fts MATCH ?"
-    params: list[object] = [fts_match_expression(terms)]
+    params: list[object] = [expression]
     if document_ids is not None:
         marks = ",".join("?" * len(document_ids)) or "NULL"
         sql += f" AND rowid IN (SELECT id FROM chunks WHERE document_id IN ({marks}))"

@@ -23,7 +23,7 @@ from kbapp.search.fusion import reciprocal_rank_fusion
 from kbapp.search.lexical import lexical_search, term_weights
 from kbapp.search.results import SearchResponse, SearchResult
 from kbapp.search.semantic import SemanticRetriever
-from kbapp.text.terms import query_terms
+from kbapp.text.terms import query_terms, quoted_phrases
 
 MODES = ("hybrid", "lexical", "dense")
 NOTHING_FOUND = "Nothing in the library matches this query."
@@ -114,7 +114,7 @@ class Searcher:
             message = f"Semantic search unavailable ({self.semantic_unavailable}); showing keyword matches."
         with self._engine.connect() as conn:
             lexical = (
-                lexical_search(conn, terms, LEXICAL_DEPTH, document_ids)
+                lexical_search(conn, terms, LEXICAL_DEPTH, document_ids, quoted_phrases(query))
                 if mode != "dense" or not semantic
                 else []
             )

@@ -45,6 +45,18 @@ STOPWORDS = frozenset(
 )
 
 
+# The CJK counterpart (folded to Simplified): question words never occur in the passage that
+# answers the question, so a bigram that contains one — 哪一, 是谁, 什么, 多久 — only adds noise.
+_CJK_QUESTION_CHARS = frozenset("哪谁吗呢啥么")
+_CJK_QUESTION_BIGRAMS = frozenset(["多久", "多少", "几个", "如何", "为何", "何时", "何年", "何处", "怎样"])
+
+
+def _is_stopword(term: str) -> bool:
+    if term in STOPWORDS or term in _CJK_QUESTION_BIGRAMS:
+        return True
+    return len(term) <= 2 and any(ch in _CJK_QUESTION_CHARS for ch in term)
+
+
 @lru_cache(maxsize=200_000)
 def _stem(word: str) -> str:
     if len(word) <= 3 or not word.isascii() or not word.isalpha():
@@ -122,7 +134,7 @@ def query_terms(query: str) -> list[Term]:
         else:
             first = next(_word_terms(token, m.start()))
             terms.append(first)
-    content = [t for t in terms if t.text not in STOPWORDS]
+    content = [t for t in terms if not _is_stopword(t.text)]
     chosen = content or terms
     seen: set[tuple[str, bool]] = set()
     unique = []
@@ -133,10 +145,33 @@ def query_terms(query: str) -> list[Term]:
     return unique
 
 
+def _fts_term(term: Term) -> str:
+    return f'"{term.text}"*' if term.prefix else f'"{term.text}"'
+
+
 def fts_match_expression(terms: list[Term]) -> str:
     """An FTS5 MATCH expression that ORs the terms (BM25 then ranks by how many and how rare)."""
-    parts = [f'"{t.text}"*' if t.prefix else f'"{t.text}"' for t in terms]
-    return " OR ".join(parts)
+    return " OR ".join(_fts_term(t) for t in terms)
+
+
+# Text the user put in quotes or title marks: 《遠鄉》, 「鐵幕」, “Exposure Time”, "XK-200 trigger".
+_QUOTED_RE = re.compile(r'《([^《》]+)》|「([^「」]+)」|『([^『』]+)』|“([^“”]+)”|"([^"]+)"')
+_PHRASE_SLACK = 2  # extra tokens allowed between a quoted phrase's terms (a code's parts, a stopword)
+
+
+def quoted_phrases(query: str) -> list[str]:
+    """FTS5 expressions, one per quoted span of ``query``, that match passages containing the span's
+    terms close together — what a quoted phrase means in any search box. A book-title mark
+    《…》 names a work, so it counts as a quote too."""
+    phrases = []
+    for m in _QUOTED_RE.finditer(query):
+        span = next(g for g in m.groups() if g)
+        terms = [t for t in query_terms(span) if not t.prefix]
+        if not terms:
+            continue
+        group = " ".join(_fts_term(t) for t in terms)
+        phrases.append(group if len(terms) == 1 else f"NEAR({group}, {len(terms) + _PHRASE_SLACK})")
+    return phrases
 
 
 @lru_cache(maxsize=200_000)

@@ -19,8 +19,13 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 DIST = ROOT / "dist"
 # What the installers are built from: a .deb older than any of these is rebuilt.
-INPUTS = [ROOT / "kbapp", ROOT / "packaging", ROOT / "resources", ROOT / "pyproject.toml",
-          ROOT / "models" / "multilingual-e5-small-q4" / "manifest.json"]
+INPUTS = [
+    ROOT / "kbapp",
+    ROOT / "packaging",
+    ROOT / "resources",
+    ROOT / "pyproject.toml",
+    ROOT / "models" / "multilingual-e5-small-q4" / "manifest.json",
+]
 BUILD_TIMEOUT = 3600
 
 
@@ -61,8 +66,12 @@ def packages() -> tuple[Path, Path]:
     """The .deb and tarball in dist/, built by packaging/linux/build.sh unless already fresh."""
     found = _packages()
     if found is None or min(p.stat().st_mtime for p in found) < _newest_input():
-        subprocess.run(["bash", str(ROOT / "packaging" / "linux" / "build.sh")], cwd=ROOT, check=True,
-                       timeout=BUILD_TIMEOUT)
+        subprocess.run(
+            ["bash", str(ROOT / "packaging" / "linux" / "build.sh")],
+            cwd=ROOT,
+            check=True,
+            timeout=BUILD_TIMEOUT,
+        )
         found = _packages()
     assert found is not None, "build.sh produced no .deb or tarball in dist/"
     return found
@@ -108,8 +117,12 @@ def test_deb_installs_runs_and_removes_cleanly(packages: tuple[Path, Path]) -> N
             checked = _run("desktop-file-validate", str(desktop))
             assert checked.returncode == 0, checked.stdout + checked.stderr
         assert _missing_libraries(Path("/opt/kbapp")) == set()
-        smoke = subprocess.run([sys.executable, str(ROOT / "packaging" / "smoke_test.py"), "/usr/bin/kbapp"],
-                               capture_output=True, text=True, timeout=900)
+        smoke = subprocess.run(
+            [sys.executable, str(ROOT / "packaging" / "smoke_test.py"), "/usr/bin/kbapp"],
+            capture_output=True,
+            text=True,
+            timeout=900,
+        )
         assert smoke.returncode == 0, smoke.stdout + smoke.stderr
     finally:
         removed = _run("dpkg", "-r", "kbapp")

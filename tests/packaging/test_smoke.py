@@ -42,8 +42,13 @@ def _broken_copy(tmp: Path, remove: str) -> Path:
 
 
 def _smoke(exe: Path, *options: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, str(ROOT / "packaging" / "smoke_test.py"), str(exe), *options],
-                          capture_output=True, text=True, encoding="utf-8", timeout=900)
+    return subprocess.run(
+        [sys.executable, str(ROOT / "packaging" / "smoke_test.py"), str(exe), *options],
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        timeout=900,
+    )
 
 
 def test_missing_model_file_fails(tmp_path: Path) -> None:

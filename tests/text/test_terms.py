@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from kbapp.text.fold import fold, fold_with_map
-from kbapp.text.terms import fts_match_expression, index_terms, match_terms, query_terms
+from kbapp.text.terms import fts_match_expression, index_terms, match_terms, query_terms, quoted_phrases
 
 
 def terms_of(q: str) -> list[str]:
@@ -46,6 +46,23 @@ def test_codes_whole_and_by_parts() -> None:
 def test_stemming_and_stopwords() -> None:
     assert terms_of("the trigger modes") == ["trigger", "mode"]
     assert terms_of("the") == ["the"]  # nothing but stopwords: keep them rather than search for nothing
+
+
+def test_chinese_question_words_are_stopwords() -> None:
+    # 哪一 / 于哪 / 是谁 / 多久 never occur in the passage that answers the question.
+    expected = ["南戏", "戏主", "主要", "一地", "地区", "区较", "较为", "为盛", "盛行"]
+    assert terms_of("南戲主要哪一地區較為盛行") == expected
+    assert terms_of("總統是誰") == ["总统", "统是"]
+    assert terms_of("維持了多久") == ["维持", "持了", "了多"]
+    assert terms_of("哪") == ["哪"]  # nothing else left: keep it
+
+
+def test_quoted_spans_become_phrases() -> None:
+    assert quoted_phrases("《遠鄉》屬於哪一種類型的片子?") == ['"远乡"']
+    assert quoted_phrases('the "XK-200 trigger" mode') == ['NEAR("xk200" "trigger", 4)']
+    assert quoted_phrases("「鐵幕」与“Exposure Time”") == ['"铁幕"', 'NEAR("exposur" "time", 4)']
+    assert quoted_phrases("no quotes here, it's fine") == []
+    assert quoted_phrases("《》 「的」") == []  # nothing searchable inside
 
 
 def test_single_cjk_character_is_a_prefix_query() -> None:
