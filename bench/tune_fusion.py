@@ -1,4 +1,4 @@
-"""Tune hybrid fusion (RRF k, per-retriever weight, candidate depth) on a development set.
+"""Tune hybrid fusion (RRF k, per-retriever weight, candidate depth, or a score blend) on a development set.
 
 Each query's keyword and vector rankings are computed once from an imported library (as
 ``run_eval.py --keep-data`` leaves it); the fusion variants are then replayed on them and scored
@@ -19,9 +19,9 @@ import unicodedata
 from pathlib import Path
 
 from kbapp.library import KnowledgeBase
-from kbapp.search.fusion import reciprocal_rank_fusion
+from kbapp.search.fusion import reciprocal_rank_fusion, score_blend
 from kbapp.search.lexical import lexical_search
-from kbapp.text.terms import query_terms
+from kbapp.text.terms import query_terms, quoted_phrases
 
 _CJK_SPACE = re.compile(r"(?<=[\u3400-\u9fff])\s+|\s+(?=[\u3400-\u9fff])")
 
@@ -68,8 +68,9 @@ def main() -> None:
     runs = []
     with kb.engine.connect() as conn:
         for q in queries:
-            lex = [c for c, _ in lexical_search(conn, query_terms(q["text"]), args.depth)]
-            den = [c for c, _ in semantic.retrieve(semantic.embed(q["text"]), args.depth)]
+            text = q["text"]
+            lex = lexical_search(conn, query_terms(text), args.depth, phrases=quoted_phrases(text))
+            den = semantic.retrieve(semantic.embed(text), args.depth)
             runs.append((q["id"], lex, den))
         info = {}
         for cid, path, page, text in conn.exec_driver_sql(
@@ -100,13 +101,20 @@ def main() -> None:
                 sums[key] = sums.get(key, 0.0) + value
         return {k: v / len(runs) for k, v in sums.items()}
 
-    variants = {"lexical": lambda lex, den: lex, "dense": lambda lex, den: den}
+    def ids(hits: list[tuple[int, float]]) -> list[int]:
+        return [c for c, _ in hits]
+
+    variants = {"lexical": lambda lex, den: ids(lex), "dense": lambda lex, den: ids(den)}
     for depth in (20, 50, 100):
         for k in (10, 30, 60):
             for wl in (1.0, 1.5, 2.0):
                 variants[f"rrf d={depth} k={k} wl={wl}"] = lambda lex, den, d=depth, k=k, wl=wl: [
-                    c for c, _ in reciprocal_rank_fusion([lex[:d], den[:d]], [wl, 1.0], k)
+                    c for c, _ in reciprocal_rank_fusion([ids(lex)[:d], ids(den)[:d]], [wl, 1.0], k)
                 ]
+        for a in (0.3, 0.4, 0.5, 0.6, 0.7):
+            variants[f"blend d={depth} a={a}"] = lambda lex, den, d=depth, a=a: ids(
+                score_blend(lex[:d], den[:d], a)
+            )
     for name, variant in variants.items():
         metrics = evaluate(variant)
         print(f"{name:28} " + "  ".join(f"{k}={v:.4f}" for k, v in metrics.items()), flush=True)

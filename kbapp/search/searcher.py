@@ -19,7 +19,7 @@ import numpy as np
 from sqlalchemy.engine import Connection, Engine
 
 from kbapp.search.assemble import Candidate, assemble
-from kbapp.search.fusion import reciprocal_rank_fusion
+from kbapp.search.fusion import score_blend
 from kbapp.search.lexical import lexical_search, term_weights
 from kbapp.search.results import SearchResponse, SearchResult
 from kbapp.search.semantic import SemanticRetriever
@@ -29,11 +29,9 @@ MODES = ("hybrid", "lexical", "dense")
 NOTHING_FOUND = "Nothing in the library matches this query."
 NOTHING_RELEVANT = "Nothing relevant found: no passage in the library is close to this question."
 
-# Tuned on the three development sets with bench/tune_fusion.py: depth 50 per retriever,
-# RRF k = 10, keyword ranks weighted 1.5 against vector ranks.
-LEXICAL_DEPTH = 50
-DENSE_DEPTH = 50
-FUSION_WEIGHTS = (1.5, 1.0)
+# Candidates per retriever, tuned with the blend on the three development sets (bench/tune_fusion.py).
+LEXICAL_DEPTH = 100
+DENSE_DEPTH = 100
 # When is a passage relevant on meaning alone? multilingual-e5 places unrelated text at levels
 # that depend on the language pair (unrelated Chinese↔Chinese pairs reach 0.82 in a ten-passage
 # library, English↔English 0.77, across the two 0.74) and, like the maximum of any noisy score,
@@ -68,7 +66,7 @@ def _candidates(lexical: list[tuple[int, float]], dense: list[tuple[int, float]]
         return [Candidate(c, s, dict(why[c])) for c, s in lexical]
     if not lexical:
         return [Candidate(c, sim, dict(why[c])) for c, sim in dense]
-    fused = reciprocal_rank_fusion([[c for c, _ in lexical], [c for c, _ in dense]], FUSION_WEIGHTS)
+    fused = score_blend(lexical, dense)
     return [Candidate(c, round(score, 6), dict(why[c])) for c, score in fused]
 
 
