@@ -10,9 +10,19 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from enum import Enum
 from pathlib import Path
 
-from bs4 import BeautifulSoup, Comment, Declaration, Doctype, NavigableString, ProcessingInstruction, Tag
+from bs4 import (
+    BeautifulSoup,
+    Comment,
+    Declaration,
+    Doctype,
+    NavigableString,
+    PageElement,
+    ProcessingInstruction,
+    Tag,
+)
 
 from kbapp.ingest.builder import PageBuilder
 from kbapp.ingest.decoding import decode_declared
@@ -45,7 +55,7 @@ _BLOCKS = frozenset(
         "table", "tbody", "td", "tfoot", "th", "thead", "tr", "ul",
     }
 )  # fmt: skip
-_LAYOUT_MARKERS = ["table", "h1", "h2", "h3", "h4", "h5", "h6", "pre"]
+_LAYOUT_MARKERS = frozenset({"table", "h1", "h2", "h3", "h4", "h5", "h6", "pre"})
 _NOT_TEXT = (Comment, Declaration, Doctype, ProcessingInstruction)
 _HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
 _DECLARED_CHARSET = re.compile(
@@ -94,6 +104,14 @@ def add_body(soup: BeautifulSoup, builder: PageBuilder) -> str | None:
     return collector.first_h1
 
 
+class _Entered(Enum):
+    """What ``_Collector.walk`` does with an element's children after handling the element."""
+
+    NO = "no"  # dropped, or already added whole (heading, code, data table, line break)
+    INLINE = "inline"  # walk them as part of the current paragraph
+    BLOCK = "block"  # walk them, then end the paragraph
+
+
 class _Collector:
     """Walks the DOM, buffering inline text until a block boundary flushes it as a paragraph."""
 
@@ -102,22 +120,40 @@ class _Collector:
         self.inline: list[str] = []
         self.first_h1: str | None = None
 
-    def walk(self, node: Tag) -> None:
-        for child in node.children:
-            if isinstance(child, Tag):
-                self._element(child)
-            elif isinstance(child, NavigableString) and not isinstance(child, _NOT_TEXT):
-                self.inline.append(str(child))
+    def walk(self, root: Tag) -> None:
+        """Depth-first over ``root``'s children with an explicit stack instead of recursion.
+
+        Generated or broken pages nest elements thousands deep (an unclosed ``<div>`` per row),
+        far past Python's recursion limit; lxml keeps every level, so the walk must too.
+        """
+        stack: list[Iterator[PageElement] | None] = [iter(root.children)]
+        while stack:
+            children = stack.pop()
+            if children is None:  # end of a block-level element
+                self.flush()
+                continue
+            for child in children:
+                if isinstance(child, Tag):
+                    entered = self._element(child)
+                    if entered is not _Entered.NO:
+                        stack.append(children)  # resume the siblings once the element is done
+                        if entered is _Entered.BLOCK:
+                            stack.append(None)
+                        stack.append(iter(child.children))
+                        break
+                elif isinstance(child, NavigableString) and not isinstance(child, _NOT_TEXT):
+                    self.inline.append(str(child))
 
     def flush(self) -> None:
         text = normalise_inline("".join(self.inline))
         self.inline.clear()
         self.builder.add(BlockKind.TEXT, text)
 
-    def _element(self, tag: Tag) -> None:
+    def _element(self, tag: Tag) -> _Entered:
+        """Handle ``tag`` itself; the return value tells ``walk`` whether to go into its children."""
         name = tag.name.lower()
         if name in _DROPPED or _is_hidden(tag):
-            return
+            return _Entered.NO
         if name == "br":
             self.inline.append(_BREAK)
         elif name in _HEADINGS:
@@ -134,10 +170,10 @@ class _Collector:
             self.builder.add_table(*table)
         elif name in _BLOCKS:
             self.flush()
-            self.walk(tag)
-            self.flush()
+            return _Entered.BLOCK
         else:
-            self.walk(tag)
+            return _Entered.INLINE
+        return _Entered.NO
 
 
 def element_text(tag: Tag) -> str:
@@ -159,17 +195,23 @@ def normalise_inline(text: str) -> str:
 
 
 def _visible_strings(tag: Tag) -> Iterator[str]:
-    for child in tag.children:
-        if isinstance(child, Tag):
-            name = child.name.lower()
-            if name in _DROPPED or _is_hidden(child):
-                continue
-            if name == "br":
-                yield " "
-            else:
-                yield from _visible_strings(child)
-        elif isinstance(child, NavigableString) and not isinstance(child, _NOT_TEXT):
-            yield str(child)
+    """Visible strings under ``tag`` in document order; iterative for the same reason as ``walk``."""
+    stack: list[Iterator[PageElement]] = [iter(tag.children)]
+    while stack:
+        for child in stack[-1]:
+            if isinstance(child, Tag):
+                name = child.name.lower()
+                if name in _DROPPED or _is_hidden(child):
+                    continue
+                if name == "br":
+                    yield " "
+                else:
+                    stack.append(iter(child.children))
+                    break
+            elif isinstance(child, NavigableString) and not isinstance(child, _NOT_TEXT):
+                yield str(child)
+        else:
+            stack.pop()
 
 
 def _is_hidden(tag: Tag) -> bool:
@@ -178,7 +220,7 @@ def _is_hidden(tag: Tag) -> bool:
 
 def _data_table(table: Tag) -> tuple[list[list[str]], int] | None:
     """Rows and header-row count of a data table, or None for a layout table."""
-    if table.find(_LAYOUT_MARKERS) is not None:
+    if any(tag.name in _LAYOUT_MARKERS for tag in _descendant_tags(table)):
         return None
     rows: list[list[str]] = []
     header_flags: list[bool] = []
@@ -196,6 +238,23 @@ def _data_table(table: Tag) -> tuple[list[list[str]], int] | None:
         return None
     header_rows = next((index for index, flag in enumerate(header_flags) if not flag), len(rows))
     return rows, header_rows or 1
+
+
+def _descendant_tags(tag: Tag) -> Iterator[Tag]:
+    """Elements under ``tag`` in document order, stopping as soon as the caller does.
+
+    bs4's ``find``/``descendants`` first walks down to the last descendant, which makes checking
+    every table of a page with tables nested thousands deep quadratic.
+    """
+    stack: list[Iterator[PageElement]] = [iter(tag.children)]
+    while stack:
+        for child in stack[-1]:
+            if isinstance(child, Tag):
+                yield child
+                stack.append(iter(child.children))
+                break
+        else:
+            stack.pop()
 
 
 def _own_rows(table: Tag) -> Iterator[tuple[Tag, bool]]:

@@ -5,10 +5,16 @@ layer is real (``pdf_quality``: scanned pages and fonts without a Unicode map ar
 needing OCR instead of being indexed), and ruled tables. Then document-wide passes
 drop running headers/footers, fix the body font size, match the outline to printed headings and
 assign heading levels, and each page is emitted as blocks.
+
+MuPDF silently repairs damaged files, truncated downloads included, rebuilding what it can find.
+What it recovers is imported, but never as if the file were fine: a repaired document carries a
+warning (naming pages that came out empty, whose content was most likely lost), and a repaired
+document with no text at all is reported as corrupt rather than as blank.
 """
 
 from __future__ import annotations
 
+import os
 import re
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -37,6 +43,9 @@ from kbapp.ingest.textnorm import clean_text, collapse_spaces
 _TEXT_FLAGS = pymupdf.TEXT_PRESERVE_WHITESPACE | pymupdf.TEXT_MEDIABOX_CLIP | pymupdf.TEXT_COLLECT_VECTORS
 _PLACEHOLDER_TITLES = frozenset({"untitled", "title", "document", "slide 1", "no title", "unknown"})
 _FILE_NAME = re.compile(r"\.(?:pdf|docx?|tex|dvi|rtf|odt|txt|ps|indd|qxd)$", re.I)
+_CORRUPT = "not a valid PDF (file is damaged or truncated)"
+_EOF_MARKER = b"%%EOF"
+_EOF_WINDOW = 1024  # writers may append whitespace or padding after the end-of-file marker
 
 
 @dataclass(slots=True)
@@ -60,15 +69,16 @@ def _open(path: Path) -> pymupdf.Document:
     try:
         document = pymupdf.open(path, filetype="pdf")
     except Exception as exc:  # MuPDF raises several unrelated types for unparsable files
-        raise ingest_error(
-            IngestErrorKind.CORRUPT, path, "not a valid PDF (file is damaged or truncated)"
-        ) from exc
+        raise ingest_error(IngestErrorKind.CORRUPT, path, _CORRUPT) from exc
     if document.needs_pass and not document.authenticate(""):
         document.close()
         raise ingest_error(IngestErrorKind.ENCRYPTED, path, "encrypted PDF (password required)")
     if document.page_count == 0:
+        repaired = document.is_repaired
         document.close()
-        raise ingest_error(IngestErrorKind.CORRUPT, path, "not a valid PDF (it has no pages)")
+        raise ingest_error(
+            IngestErrorKind.CORRUPT, path, _CORRUPT if repaired else "not a valid PDF (it has no pages)"
+        )
     return document
 
 
@@ -77,7 +87,7 @@ def _read(document: pymupdf.Document, path: Path) -> ParsedDocument:
     usable = [scan for scan in scans if scan.status is PageStatus.OK]
     unusable = [scan for scan in scans if scan.status in (PageStatus.NEEDS_OCR, PageStatus.GARBLED)]
     if not usable:
-        raise _no_text_error(path, scans, damaged)
+        raise _no_text_error(path, scans, damaged, document.is_repaired)
     outline = _outline(document)
     context = PageContext(
         body_size=body_size(fragment for scan in usable for fragment in scan.fragments),
@@ -93,6 +103,9 @@ def _read(document: pymupdf.Document, path: Path) -> ParsedDocument:
             IngestErrorKind.NO_TEXT, path, "no text left after removing page headers and footers"
         )
     warnings = []
+    if document.is_repaired:
+        blank = [scan.number for scan in scans if scan.status is PageStatus.BLANK]
+        warnings.append(_repair_warning(path, blank))
     if unusable:
         warnings.append(f"no usable text on {page_ranges([scan.number for scan in unusable])}; needs OCR")
     if damaged:
@@ -159,11 +172,36 @@ def _outline(document: pymupdf.Document) -> dict[int, list[tuple[int, str]]]:
     return dict(entries)
 
 
-def _no_text_error(path: Path, scans: list[PageScan], damaged: list[int]) -> Exception:
+def _repair_warning(path: Path, blank_pages: list[int]) -> str:
+    """Say that MuPDF had to rebuild the file, and which pages that cost, if it shows."""
+    if _truncated(path):
+        what = "the file is truncated (its end is missing) and was repaired"
+    else:
+        what = "the file is damaged and was repaired"
+    if blank_pages:
+        return f"{what}; {page_ranges(blank_pages)} came out empty (content probably lost)"
+    return f"{what}; some content may be missing"
+
+
+def _truncated(path: Path) -> bool:
+    """A complete PDF ends with ``%%EOF``; a cut-off download or copy does not."""
+    try:
+        with path.open("rb") as handle:
+            size = handle.seek(0, os.SEEK_END)
+            handle.seek(max(0, size - _EOF_WINDOW))
+            return _EOF_MARKER not in handle.read()
+    except OSError:
+        return False
+
+
+def _no_text_error(path: Path, scans: list[PageScan], damaged: list[int], repaired: bool) -> Exception:
     garbled = [scan.number for scan in scans if scan.status is PageStatus.GARBLED]
     needs_ocr = [scan.number for scan in scans if scan.status is PageStatus.NEEDS_OCR]
     if not scans:
-        return ingest_error(IngestErrorKind.CORRUPT, path, "not a valid PDF (file is damaged or truncated)")
+        return ingest_error(IngestErrorKind.CORRUPT, path, _CORRUPT)
+    if repaired and not garbled and not needs_ocr:
+        # Blank pages in a rebuilt file are pages whose content was lost, not a blank document.
+        return ingest_error(IngestErrorKind.CORRUPT, path, f"{_CORRUPT}; no text could be recovered")
     if garbled and len(garbled) >= len(needs_ocr):
         return ingest_error(
             IngestErrorKind.GARBLED,

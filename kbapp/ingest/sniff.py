@@ -3,7 +3,17 @@
 Manuals arrive renamed, downloaded without extensions, or saved as ".txt" by a mail client. The
 content decides: PDF magic, a ZIP holding a Word body or an EPUB mimetype, HTML markup near the
 start, Markdown by extension or unmistakable syntax, otherwise plain text (the text reader then
-refuses binary data). Known non-document formats get a message that says what the file is.
+refuses binary data). Known non-document formats get a message that says what the file is; OLE2
+containers are told apart by their streams (legacy .doc/.xls/.ppt vs. password-protected Office).
+
+The one limit on content sniffing: text is recognised by the absence of anything else, so text
+content is read only if the name does not promise a binary format. A file named .pdf, .docx or
+.epub without that format's signature is refused as damaged, never read as text: in practice it
+is a broken or failed download (an HTML error or login page saved under the manual's name), and
+indexing that as the manual would be silently wrong. The message says what the content looks like
+so a really misnamed text file can be renamed. The other direction stays open: a real PDF, Word
+or EPUB file is read whatever its name (a PDF saved as ".txt" is a PDF), and a ".txt" holding HTML
+is read as HTML.
 """
 
 from __future__ import annotations
@@ -13,9 +23,10 @@ import zipfile
 from enum import StrEnum
 from pathlib import Path
 
+from kbapp.ingest import ole2
 from kbapp.ingest.decoding import bom_encoding, looks_binary
 from kbapp.ingest.errors import ingest_error
-from kbapp.ingest.model import IngestErrorKind
+from kbapp.ingest.model import IngestError, IngestErrorKind
 
 
 class Format(StrEnum):
@@ -50,7 +61,21 @@ _TABLE_RULE = re.compile(r"^ {0,3}\|?[ \t]*:?-{3,}:?[ \t]*\|[ \t]*:?-{3,}", re.M
 _LINK = re.compile(r"\[[^\]\n]+\]\((?:https?://|\.{0,2}/|#)[^)\s]*\)")
 _SETEXT_H1 = re.compile(r"^\S[^\n]*\n {0,3}=+[ \t]*$", re.M)
 
-_OLE2 = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
+# Streams that identify a legacy Office file inside an OLE2 container (see ``ole2``), with what
+# the message calls it and what to save it as instead.
+_LEGACY_OFFICE: tuple[tuple[frozenset[str], str, str, str], ...] = (
+    (frozenset({"WordDocument"}), "Word", ".doc", ".docx or PDF"),
+    (frozenset({"Workbook", "Book"}), "Excel", ".xls", "PDF"),
+    (frozenset({"PowerPoint Document"}), "PowerPoint", ".ppt", "PDF"),
+)
+# Names that promise a binary format: what the message calls it (with its article), and what the
+# content lacks.
+_CONTAINER_NAMES: dict[str, tuple[str, str, str]] = {
+    ".pdf": ("PDF", "a PDF", "the file has no PDF header"),
+    ".docx": ("Word document", "a Word document", "the file is not a ZIP package, as every .docx is"),
+    ".epub": ("EPUB", "an EPUB", "the file is not a ZIP package, as every EPUB is"),
+}
+_OLE2_LABELS = {".doc": "Word document", ".docx": "Word document", ".xls": "Excel workbook"}
 _BINARY_KINDS: tuple[tuple[bytes, str], ...] = (
     (b"\x89PNG", "a PNG image"),
     (b"\xff\xd8\xff", "a JPEG image"),
@@ -75,13 +100,9 @@ def sniff(path: Path, head: bytes) -> Format:
     if head.startswith((b"PK\x03\x04", b"PK\x05\x06")):
         return _sniff_zip(path)
     _refuse_known_non_documents(path, head)
-    if looks_binary(head) and bom_encoding(head) is None and suffix in (".pdf", ".docx", ".epub"):
-        raise ingest_error(
-            IngestErrorKind.CORRUPT,
-            path,
-            f"not a valid {suffix[1:].upper()} file (file is damaged or truncated)",
-        )
     text = _head_text(head)
+    if suffix in _CONTAINER_NAMES:
+        raise _not_the_named_format(path, head, text)
     if _HTML_START.search(text[:_HTML_WINDOW]) or SUFFIX_FORMATS.get(suffix) is Format.HTML:
         return Format.HTML
     if SUFFIX_FORMATS.get(suffix) is Format.MARKDOWN or looks_like_markdown(text):
@@ -103,6 +124,26 @@ def looks_like_markdown(text: str) -> bool:
         )
     )
     return others >= 2 or (others >= 1 and bool(_ATX_HEADING.search(text)))
+
+
+def _not_the_named_format(path: Path, head: bytes, text: str) -> IngestError:
+    """A .pdf/.docx/.epub whose content is not that format: damaged, or a failed download."""
+    what, a_what, lacks = _CONTAINER_NAMES[path.suffix.lower()]
+    if looks_binary(head) and bom_encoding(head) is None:
+        return ingest_error(
+            IngestErrorKind.CORRUPT, path, f"not a valid {what} (file is damaged or truncated)"
+        )
+    if _HTML_START.search(text[:_HTML_WINDOW]):
+        looks = "an HTML page"
+    elif looks_like_markdown(text):
+        looks = "Markdown text"
+    else:
+        looks = "plain text"
+    return ingest_error(
+        IngestErrorKind.CORRUPT,
+        path,
+        f"not {a_what}: {lacks}; it looks like {looks} (a failed download, or a misnamed file?)",
+    )
 
 
 def _head_text(head: bytes) -> str:
@@ -142,14 +183,8 @@ def _sniff_zip(path: Path) -> Format:
 
 
 def _refuse_known_non_documents(path: Path, head: bytes) -> None:
-    if head.startswith(_OLE2):
-        if path.suffix.lower() == ".docx":
-            raise ingest_error(IngestErrorKind.ENCRYPTED, path, "password-protected Word document")
-        raise ingest_error(
-            IngestErrorKind.UNSUPPORTED,
-            path,
-            "legacy Microsoft Office format (.doc/.xls/.ppt) is not supported; save it as .docx or PDF",
-        )
+    if head.startswith(ole2.SIGNATURE):
+        raise _ole2_refusal(path)
     if head.startswith(b"{\\rtf"):
         raise ingest_error(
             IngestErrorKind.UNSUPPORTED, path, "RTF documents are not supported; save it as .docx or PDF"
@@ -158,3 +193,39 @@ def _refuse_known_non_documents(path: Path, head: bytes) -> None:
         for magic, what in _BINARY_KINDS:
             if head.startswith(magic):
                 raise ingest_error(IngestErrorKind.UNSUPPORTED, path, f"{what}, not a document")
+
+
+def _ole2_refusal(path: Path) -> IngestError:
+    """Why an OLE2 compound file is refused, decided by the streams it holds, not by its name.
+
+    Office 2007+ stores a password-protected .docx/.xlsx/.pptx as an OLE2 file with an
+    "EncryptedPackage" stream; a .doc renamed to .docx is the same container with a "WordDocument"
+    stream, and must not be called encrypted.
+    """
+    suffix = path.suffix.lower()
+    try:
+        names = ole2.entry_names(path)
+    except ole2.Ole2Error:
+        label = _OLE2_LABELS.get(suffix, "Office file")
+        return ingest_error(
+            IngestErrorKind.CORRUPT, path, f"not a valid {label} (file is damaged or truncated)"
+        )
+    except OSError as exc:
+        return ingest_error(IngestErrorKind.UNREADABLE, path, f"cannot read file ({exc.strerror or exc})")
+    if "EncryptedPackage" in names:
+        what = "Word document" if suffix == ".docx" else "Office document"
+        return ingest_error(IngestErrorKind.ENCRYPTED, path, f"password-protected {what}")
+    for streams, application, extension, instead in _LEGACY_OFFICE:
+        if names & streams:
+            renamed = f" (despite the {suffix} name)" if suffix not in ("", extension) else ""
+            return ingest_error(
+                IngestErrorKind.UNSUPPORTED,
+                path,
+                f"legacy {application} 97–2003 {extension} format{renamed} is not supported; "
+                f"save it as {instead}",
+            )
+    return ingest_error(
+        IngestErrorKind.UNSUPPORTED,
+        path,
+        "an OLE2 compound file that is not a Word, Excel or PowerPoint document; not supported",
+    )

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from kbapp.ingest import parse_file
 
 PAGE = """<!DOCTYPE html>
@@ -81,3 +83,48 @@ def test_title_falls_back_to_first_h1(tmp_path: Path) -> None:
     path = tmp_path / "x.html"
     path.write_text("<html><body><h2>Sub</h2><h1>Main title</h1><p>Body</p></body></html>", encoding="utf-8")
     assert parse_file(path).title == "Main title"
+
+
+@pytest.mark.parametrize(
+    ("depth", "opening", "closing"),
+    [
+        (5_000, "<div>", "</div>"),
+        (100_000, "<div>", "</div>"),
+        (50_000, "<div>", ""),  # never closed, as generated pages and broken exports leave them
+        (20_000, "<span>", "</span>"),
+    ],
+)
+def test_deeply_nested_elements_are_read(
+    tmp_path: Path, well_formed, block_list, depth: int, opening: str, closing: str
+) -> None:
+    """lxml keeps every level, so the DOM walk must not recurse per level (RecursionError)."""
+    nested = opening * depth + "Deep text about the pump." + closing * depth
+    path = tmp_path / "deep.html"
+    path.write_text(f"<html><body><h1>Top</h1>{nested}<p>After the nest.</p></body></html>")
+    document = parse_file(path)
+    well_formed(document)
+    text = [piece for _, _, piece in block_list(document)]
+    assert text[0] == "Top"
+    assert "Deep text about the pump." in text[1]
+    assert "After the nest." in text[-1]
+
+
+def test_deep_nesting_inside_headings_tables_and_code(tmp_path: Path, block_list) -> None:
+    depth = 20_000
+    html = (
+        f"<h2>{'<span>' * depth}Deep heading{'</span>' * depth}</h2>"
+        f"<table><tr><th>Part</th><th>Number</th></tr>"
+        f"<tr><td>{'<b>' * depth}Seal kit{'</b>' * depth}</td><td>SK-10</td></tr></table>"
+        f"<pre>{'<span>' * depth}valve close\n  wait 10{'</span>' * depth}</pre>"
+        + "<table><tr><td>" * 3_000
+        + "Innermost cell"
+        + "</td></tr></table>" * 3_000
+    )
+    path = tmp_path / "deep.html"
+    path.write_text(f"<html><body>{html}</body></html>")
+    assert block_list(parse_file(path)) == [
+        ("heading", 2, "Deep heading"),
+        ("table", 0, "Part | Number\nSeal kit | SK-10"),
+        ("code", 0, "valve close\n  wait 10"),
+        ("text", 0, "Innermost cell"),
+    ]

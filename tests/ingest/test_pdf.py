@@ -295,6 +295,53 @@ def test_damaged_pdf_is_corrupt(tmp_path: Path) -> None:
     assert str(caught.value) == "a.pdf: not a valid PDF (file is damaged or truncated)"
 
 
+def five_page_pdf() -> bytes:
+    doc = pymupdf.open()
+    for number in range(1, 6):
+        new_page(doc, furniture=False).insert_text((50, 80), f"Page {number}: {BODY}", fontname="helv")
+    data = doc.tobytes()
+    doc.close()
+    return data
+
+
+def test_truncated_pdf_is_imported_with_a_warning(tmp_path: Path, well_formed) -> None:
+    """MuPDF rebuilds a cut-off file silently; the user must learn that pages were lost."""
+    data = five_page_pdf()
+    path = tmp_path / "cut.pdf"
+    path.write_bytes(data[: len(data) * 6 // 10])
+    document = parse_file(path)
+    well_formed(document)
+    recovered = [page.number for page in document.pages]
+    assert recovered and recovered == list(range(1, len(recovered) + 1)) and len(recovered) < 5
+    assert f"Page 1: {BODY}" in document.pages[0].text
+    lost = f"page {recovered[-1] + 1}" if len(recovered) == 4 else f"pages {recovered[-1] + 1}–5"
+    assert document.warnings == [
+        f"the file is truncated (its end is missing) and was repaired; {lost} came out empty "
+        "(content probably lost)"
+    ]
+
+
+def test_damaged_but_complete_pdf_is_imported_with_a_warning(tmp_path: Path) -> None:
+    """A broken cross-reference table is repaired too; nothing is lost, but the user is told."""
+    data = five_page_pdf()
+    start = data.rindex(b"startxref")
+    path = tmp_path / "bad-xref.pdf"
+    path.write_bytes(data[:start] + b"startxref\n999999\n%%EOF\n")
+    document = parse_file(path)
+    assert [page.number for page in document.pages] == [1, 2, 3, 4, 5]
+    assert document.warnings == ["the file is damaged and was repaired; some content may be missing"]
+
+
+def test_truncated_pdf_with_nothing_recoverable_is_corrupt(tmp_path: Path) -> None:
+    data = five_page_pdf()
+    path = tmp_path / "stub.pdf"
+    path.write_bytes(data[: len(data) // 5])
+    with pytest.raises(IngestError) as caught:
+        parse_file(path)
+    assert caught.value.kind is IngestErrorKind.CORRUPT
+    assert str(caught.value).startswith("stub.pdf: not a valid PDF (file is damaged or truncated)")
+
+
 def test_blank_pdf_has_no_text(tmp_path: Path) -> None:
     doc = pymupdf.open()
     doc.new_page()

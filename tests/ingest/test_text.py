@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+import zlib
 from pathlib import Path
 
 import pytest
@@ -79,6 +81,59 @@ def test_big5_is_not_mistaken_for_gbk(tmp_path: Path) -> None:
 def test_utf16_without_bom_is_recognised(tmp_path: Path) -> None:
     document = parse_file(write(tmp_path, "w.txt", "Valve check list\n\nOpen valve A.".encode("utf-16-le")))
     assert document.title == "Valve check list"
+
+
+@pytest.mark.parametrize("codec", ["utf-16-le", "utf-16-be"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        CHINESE,
+        TRADITIONAL,
+        "标题\n\n检查泵的密封圈。",  # short, and without ASCII no NUL byte at all
+        "泵维护 Pump service\n\n压力 0.6 MPa，温度 ≤ 80 ℃；每 500 h 更换密封圈（型号 SK-10）。",
+    ],
+    ids=["simplified", "traditional", "short", "mixed"],
+)
+def test_chinese_utf16_without_bom_is_recognised(tmp_path: Path, text: str, codec: str) -> None:
+    """Windows tools write UTF-16 without a BOM; Chinese code units rarely contain a zero byte."""
+    data = text.encode(codec)
+    decoded = decode_text(data, Path("zh.txt"))
+    assert decoded.text == text
+    assert decoded.encoding == codec
+    document = parse_file(write(tmp_path, "zh.txt", data))
+    assert document.pages[0].text.replace("\n", "") == text.replace("\n", "")
+
+
+@pytest.mark.parametrize(
+    ("data", "encoding"),
+    [
+        (b"Test text: even length", "utf-8"),  # ASCII read as UTF-16-LE is Han ("整瑳...")
+        (CHINESE.encode("utf-8"), "utf-8"),
+        (CHINESE.encode("gbk"), "gb18030"),
+        ("设备维护".encode("gbk"), "gb18030"),  # level-1 Hanzi only: Hangul when read as UTF-16-BE
+        (TRADITIONAL.encode("big5"), "big5"),
+    ],
+    ids=["ascii", "utf-8", "gbk", "gbk-level-1", "big5"],
+)
+def test_even_length_text_is_not_mistaken_for_utf16(data: bytes, encoding: str) -> None:
+    data = data if len(data) % 2 == 0 else data + b"\n"  # UTF-16 always has an even length
+    assert decode_text(data, Path("a.txt")).encoding == encoding
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        random.Random(5).randbytes(4096),
+        bytes(range(256)) * 16,
+        b"\x00\x01" * 2000,
+        zlib.compress(CHINESE.encode("utf-16-le") * 50),
+    ],
+    ids=["random", "all-bytes", "controls-as-utf16", "compressed-utf16"],
+)
+def test_binary_data_is_still_refused(tmp_path: Path, data: bytes) -> None:
+    with pytest.raises(IngestError) as caught:
+        parse_file(write(tmp_path, "blob.txt", data[: len(data) & ~1]))
+    assert caught.value.kind is IngestErrorKind.UNSUPPORTED
 
 
 def test_latin1_text_is_detected(tmp_path: Path) -> None:

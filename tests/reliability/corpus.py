@@ -21,6 +21,7 @@ import docx
 import pymupdf
 
 from tests.conftest import write_pdf
+from tests.office_files import ole2_file
 
 WORDS = [
     *("valve", "pump", "sensor", "exposure", "trigger", "coupling", "seal", "bearing", "motor"),
@@ -100,10 +101,6 @@ class Case:
     kind: str | None = None  # IngestErrorKind value a failure must carry
     present: str | None = None  # a token that must be searchable afterwards
     absent: str | None = None  # a token that must not be
-    # A reader shortcoming this case exposes: (kind, words) of the failure today's reader gives
-    # instead of the right outcome. Accepted (and reported), so the test passes before and after
-    # the reader is fixed.
-    reader_bug: tuple[str, tuple[str, ...]] | None = None
 
 
 def _pdf_bytes(lines: list[str], **save: object) -> bytes:
@@ -314,7 +311,11 @@ def build_bad_corpus(root: Path, *, huge_text: bool = False) -> list[Case]:
     put("whitespace.txt", "  \n\n\t \n", Case("whitespace.txt", "failed", ("no text",), "empty"))
     put("random.pdf", rnd.randbytes(8192), Case("random.pdf", "failed", ("not a valid pdf",), "corrupt"))
     long_pdf = _pdf_bytes([f"Pump manual {token(25)}"] + ["replace the seal kit every month"] * 30)
-    put("truncated.pdf", long_pdf[: len(long_pdf) // 2], Case("truncated.pdf", "imported", present=token(25)))
+    put(
+        "truncated.pdf",
+        long_pdf[: len(long_pdf) // 2],
+        Case("truncated.pdf", "imported", ("truncated", "repaired"), present=token(25)),
+    )
     put(
         "header_only.pdf",
         b"%PDF-1.7\n" + rnd.randbytes(3000),
@@ -357,12 +358,7 @@ def build_bad_corpus(root: Path, *, huge_text: bool = False) -> list[Case]:
     put(
         "utf16_nobom_zh.txt",
         ("标题\n\n" + CJK * 3 + f" {token(26)}\n").encode("utf-16-le"),
-        Case(
-            "utf16_nobom_zh.txt",
-            "imported",
-            present=token(26),
-            reader_bug=("unsupported", ("binary data",)),  # Chinese UTF-16 has no zero bytes to spot
-        ),
+        Case("utf16_nobom_zh.txt", "imported", present=token(26)),
     )
     put(
         "gbk.txt",
@@ -417,9 +413,14 @@ def build_bad_corpus(root: Path, *, huge_text: bool = False) -> list[Case]:
         Case("sheet.docx", "failed", ("excel",), "unsupported"),
     )
     put(
-        "legacy.docx",
+        "damaged_office.docx",  # an OLE2 signature and nothing readable after it
         b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + bytes(4000),
-        Case("legacy.docx", "failed", ("password",), "encrypted"),
+        Case("damaged_office.docx", "failed", ("not a valid word document", "damaged"), "corrupt"),
+    )
+    put(
+        "legacy.docx",  # a Word 97-2003 file renamed
+        ole2_file({"WordDocument": b"\x00" * 4096, "1Table": b"\x00" * 512}),
+        Case("legacy.docx", "failed", ("legacy word 97",), "unsupported"),
     )
     put(
         "picture.pdf",
@@ -436,12 +437,7 @@ def build_bad_corpus(root: Path, *, huge_text: bool = False) -> list[Case]:
     put(
         "deep.html",
         f"<html><body>{nested}</body></html>",
-        Case(
-            "deep.html",
-            "imported",
-            present=token(12),
-            reader_bug=("parser crashed", ("recursionerror",)),  # the HTML walk recurses per level
-        ),
+        Case("deep.html", "imported", present=token(12)),
     )
     put(
         "controls.txt",

@@ -15,13 +15,8 @@ from tests.reliability.conftest import hits
 from tests.reliability.corpus import Case, build_bad_corpus, write_good
 
 
-def _check(case: Case, outcome: str, message: str, kind: str | None, kb: KnowledgeBase) -> str | None:
-    """Assert ``case``'s expectations; returns a note when a known reader shortcoming showed instead."""
+def _check(case: Case, outcome: str, message: str, kind: str | None, kb: KnowledgeBase) -> None:
     name = Path(case.name).name
-    if case.reader_bug is not None and outcome == "failed" and kind == case.reader_bug[0]:
-        assert message.startswith(f"{name}:")
-        assert all(w in message.lower() for w in case.reader_bug[1]), message
-        return f"{case.name}: {message}"
     assert outcome == case.outcome, f"{case.name}: {message}"
     assert message.startswith(f"{name}:"), message
     assert all(w in message.lower() for w in case.words), f"{case.name}: {message}"
@@ -31,10 +26,9 @@ def _check(case: Case, outcome: str, message: str, kind: str | None, kb: Knowled
         assert name in hits(kb, case.present), f"{case.name}: {case.present} not found"
     if case.absent is not None:
         assert not hits(kb, case.absent), f"{case.name}: {case.absent} should not be indexed"
-    return None
 
 
-def run_corpus(tmp_path: Path, *, huge_text: bool, limits: ParseLimits) -> list[str]:
+def run_corpus(tmp_path: Path, *, huge_text: bool, limits: ParseLimits) -> None:
     root = tmp_path / "corpus"
     cases = build_bad_corpus(root, huge_text=huge_text)
     rnd = random.Random(3)
@@ -47,26 +41,21 @@ def run_corpus(tmp_path: Path, *, huge_text: bool, limits: ParseLimits) -> list[
         assert report.error is None
         files = {os.path.relpath(f.path, root): f for f in report.files}
         problems = {os.path.relpath(p, root): why for p, why in report.problems}
-        notes = []
         for case in cases:
             if case.outcome == "problem":
                 assert all(w in problems[case.name] for w in case.words), problems
                 continue
             f = files[case.name]
-            note = _check(case, str(f.outcome), f.message, f.kind, kb)
-            if note:
-                notes.append(note)
+            _check(case, str(f.outcome), f.message, f.kind, kb)
         for doc in good:
             assert hits(kb, doc.begin) == {doc.path.name} and hits(kb, doc.end) == {doc.path.name}
         assert kb.verify().ok
     kinds = {c.name for c in cases}
     assert len(kinds) >= 30
-    return notes
 
 
 def test_bad_input_corpus(tmp_path: Path) -> None:
-    notes = run_corpus(tmp_path, huge_text=False, limits=ParseLimits(seconds=120, memory_mb=3072))
-    print("known reader shortcomings:", *notes, sep="\n  ")
+    run_corpus(tmp_path, huge_text=False, limits=ParseLimits(seconds=120, memory_mb=3072))
 
 
 @pytest.mark.slow
