@@ -67,8 +67,9 @@ def main() -> int:
         env = {k: v for k, v in os.environ.items() if not k.startswith("KBAPP_")}
         env.update(QT_QPA_PLATFORM="offscreen", XDG_CONFIG_HOME=str(Path(tmp) / "config"))
         data = ["--data-dir", str(Path(tmp) / "library")]
-        subprocess.run([str(args.unfrozen), *data, "import", str(SAMPLES)], env=env, check=True,
-                       capture_output=True)
+        subprocess.run(
+            [str(args.unfrozen), *data, "import", str(SAMPLES)], env=env, check=True, capture_output=True
+        )
         gui_env = {**env, "KBAPP_GUI_SMOKE_TEST": "1"}
         commands = {
             "kbapp --help": ([str(args.frozen), "--help"], [str(args.unfrozen), "--help"], env),
@@ -94,8 +95,10 @@ def main() -> int:
     venv = args.unfrozen.resolve().parent.parent
     print(f"\n{'size on disk, MB':46}{'frozen':>10}{'unfrozen':>10}")
     unfrozen_total = (size_mb(venv) or 0) + (size_mb(ROOT / "models") or 0)
-    print(f"{'app folder / virtualenv + model pack':46}{size_mb(args.frozen.resolve().parent) or 0:>10.0f}"
-          f"{unfrozen_total:>10.0f}")
+    print(
+        f"{'app folder / virtualenv + model pack':46}{size_mb(args.frozen.resolve().parent) or 0:>10.0f}"
+        f"{unfrozen_total:>10.0f}"
+    )
     for package in sorted(dist.glob("kbapp*.deb")) + sorted(dist.glob("kbapp-*.tar.gz")):
         print(f"{package.name:46}{size_mb(package) or 0:>10.0f}")
     return 0

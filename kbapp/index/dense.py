@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 import threading
+from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -23,6 +24,8 @@ from kbapp.store.schema import meta, vectors
 
 log = logging.getLogger(__name__)
 
+READ_BATCH = 4096
+TRAIN_SEED = 0
 VECTOR_DTYPE = np.float16  # stored form: half the size, cosine error ~1e-4, and the index is built from it
 
 
@@ -54,7 +57,7 @@ class DenseIndex:
         self._index = VectorIndex(dimension)
         self._generation = -1  # the database generation the in-memory index reflects
         self._saved_generation = -2
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()  # held through a rebuild, which syncs and saves
 
     def open(self) -> str | None:
         """Load the saved index, or rebuild it; returns why it was rebuilt (None if it was fine)."""
@@ -74,49 +77,73 @@ class DenseIndex:
         return None
 
     def rebuild(self) -> str | None:
-        """Rebuild from the vectors in SQLite (nothing is re-embedded); returns ``save``'s problem."""
-        with self._engine.connect() as conn:
-            count = database_state(conn, self.pack_id, self.dimension).count
+        """Rebuild from the vectors in SQLite (nothing is re-embedded); returns ``save``'s problem.
+
+        The kind and size of index follow the vector count; an IVF index is first trained on a
+        random sample read from SQLite. Searches wait meanwhile rather than start a rebuild too.
+        """
         with self._lock:
-            self._index = VectorIndex(self.dimension, VectorIndex.kind_for(count))
-            self._generation = -1
-        self.sync()
-        return self.save()
+            with self._engine.connect() as conn:
+                count = database_state(conn, self.pack_id, self.dimension).count
+                index = VectorIndex.for_count(self.dimension, count)
+                if index.training_size:
+                    index.train(self._training_sample(conn, index.training_size))
+            self._index, self._generation = index, -1
+            self.sync()
+            return self.save()
+
+    def _vector_ids(self, conn: Connection) -> np.ndarray:
+        rows = conn.exec_driver_sql(
+            "SELECT chunk_id FROM vectors WHERE pack_id = ? ORDER BY chunk_id", (self.pack_id,)
+        )
+        return np.fromiter((r[0] for r in rows), dtype=np.int64)
+
+    def _read_vectors(self, conn: Connection, ids: np.ndarray) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+        """``(chunk ids, vectors)`` of the given chunks, a batch at a time."""
+        for start in range(0, len(ids), READ_BATCH):
+            part = ids[start : start + READ_BATCH].tolist()
+            rows = conn.execute(
+                select(vectors.c.chunk_id, vectors.c.vector).where(vectors.c.chunk_id.in_(part))
+            ).all()
+            yield (
+                np.array([r[0] for r in rows], np.int64),
+                decode_vectors([r[1] for r in rows], self.dimension),
+            )
+
+    def _training_sample(self, conn: Connection, size: int) -> np.ndarray:
+        """A random sample of the stored vectors, seeded: the same library always gets the same index."""
+        ids = self._vector_ids(conn)
+        picked = np.sort(np.random.default_rng(TRAIN_SEED).choice(ids, min(size, len(ids)), replace=False))
+        return np.concatenate([batch for _, batch in self._read_vectors(conn, picked)])
 
     def sync(self) -> bool:
-        """Bring the index up to the database's current vectors; True if anything changed."""
-        with self._lock, self._engine.connect() as conn, conn.begin():
-            generation = int(_meta(conn, "vector_generation"))
-            if generation == self._generation:
-                return False
-            db_ids = np.fromiter(
-                (
-                    r[0]
-                    for r in conn.exec_driver_sql(
-                        "SELECT chunk_id FROM vectors WHERE pack_id = ? ORDER BY chunk_id", (self.pack_id,)
-                    )
-                ),
-                dtype=np.int64,
-            )
-            held = self._index.ids()
-            gone = np.setdiff1d(held, db_ids, assume_unique=True)
-            new = np.setdiff1d(db_ids, held, assume_unique=True)
-            if len(gone):
-                self._index.remove(gone)
-            for start in range(0, len(new), 4096):
-                part = new[start : start + 4096].tolist()
-                rows = conn.execute(
-                    select(vectors.c.chunk_id, vectors.c.vector).where(vectors.c.chunk_id.in_(part))
-                ).all()
-                self._index.add(
-                    np.array([r[0] for r in rows], np.int64),
-                    decode_vectors([r[1] for r in rows], self.dimension),
-                )
-            self._generation = generation
-            outgrown = self._index.kind == "flat" and VectorIndex.kind_for(len(db_ids)) != "flat"
-        if outgrown or self._index.needs_compaction:
-            self.rebuild()
+        """Bring the index up to the database's current vectors; True if anything changed.
+
+        When the count has left the range the index suits (``VectorIndex.suits``: flat grown
+        past its limit, IVF far past what it was trained for) the index is rebuilt instead.
+        """
+        with self._lock:
+            with self._engine.connect() as conn, conn.begin():
+                generation = int(_meta(conn, "vector_generation"))
+                if generation == self._generation:
+                    return False
+                db_ids = self._vector_ids(conn)
+                refit = not self._index.suits(len(db_ids))
+                if not refit:
+                    self._apply(conn, db_ids)
+                    self._generation = generation
+            if refit:
+                self.rebuild()
         return True
+
+    def _apply(self, conn: Connection, db_ids: np.ndarray) -> None:
+        """Remove the ids the database no longer has, add those the index lacks."""
+        held = self._index.ids()
+        gone = np.setdiff1d(held, db_ids, assume_unique=True)
+        if len(gone):
+            self._index.remove(gone)
+        for ids, batch in self._read_vectors(conn, np.setdiff1d(db_ids, held, assume_unique=True)):
+            self._index.add(ids, batch)
 
     def save(self) -> str | None:
         """Persist the index if it reflects a generation not yet on disk (after ``sync``).
@@ -124,8 +151,6 @@ class DenseIndex:
         Returns why it could not be saved (disk full, read-only): the index is a cache, so that
         costs a rebuild at the next start, not an error.
         """
-        if self._index.masked:  # HNSW deletions are only masked: save a compacted rebuild instead
-            return self.rebuild()
         with self._lock:
             if self._generation == self._saved_generation or self._generation < 0:
                 return None
@@ -147,3 +172,7 @@ class DenseIndex:
     @property
     def count(self) -> int:
         return self._index.count
+
+    @property
+    def kind(self) -> str:
+        return self._index.kind
