@@ -169,6 +169,23 @@ class DenseIndex:
         self.sync()
         return self._index.search(query, k, allowed)
 
+    def similarities(self, query: np.ndarray, chunk_ids: list[int]) -> dict[int, float]:
+        """Cosine of ``query`` with each given chunk's stored vector (chunks without one for this pack
+        are left out). Read from SQLite: a handful of rows by key costs far less than a filtered scan
+        of the index, and is exact whatever the index kind."""
+        if not chunk_ids:
+            return {}
+        marks = ",".join("?" * len(chunk_ids))
+        with self._engine.connect() as conn:
+            rows = conn.exec_driver_sql(
+                f"SELECT chunk_id, vector FROM vectors WHERE pack_id = ? AND chunk_id IN ({marks})",
+                (self.pack_id, *chunk_ids),
+            ).all()
+        if not rows:
+            return {}
+        scores = decode_vectors([r[1] for r in rows], self.dimension) @ np.asarray(query, np.float32).ravel()
+        return {int(r[0]): float(s) for r, s in zip(rows, scores, strict=True)}
+
     @property
     def count(self) -> int:
         return self._index.count

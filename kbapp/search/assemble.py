@@ -112,6 +112,34 @@ def _overlaps(a: _Row, b: _Row) -> bool:
     return a.char_start <= b.char_end and b.char_start <= a.char_end
 
 
+def _group(conn: Connection, candidates: list[Candidate], k: int) -> list[tuple[Candidate, list[_Row]]]:
+    """The first ``k`` distinct passages, each with the overlapping neighbours merged into it.
+
+    Rows are fetched a batch at a time in rank order and only until ``k`` passages are found (plus
+    the rest of that batch, whose neighbours may still merge): the candidate lists run to a
+    hundred or more, of which a search shows ten.
+    """
+    groups: list[tuple[Candidate, list[_Row]]] = []
+    batch = 2 * k
+    for start in range(0, len(candidates), batch):
+        part = candidates[start : start + batch]
+        rows = _fetch_rows(conn, [c.chunk_id for c in part])
+        for cand in part:
+            row = rows.get(cand.chunk_id)
+            if row is None:  # removed between retrieval and assembly
+                continue
+            for _, members in groups:
+                if any(_overlaps(row, m) for m in members):
+                    members.append(row)
+                    break
+            else:
+                if len(groups) < k:
+                    groups.append((cand, [row]))
+        if len(groups) == k:
+            break
+    return groups
+
+
 def assemble(
     conn: Connection, candidates: list[Candidate], terms: list[Term], weights: dict[str, float], k: int
 ) -> list[SearchResult]:
@@ -121,20 +149,7 @@ def assemble(
     the relevance floor uses it to tell a passage that matches the question from one that shares
     a single common word with it.
     """
-    rows = _fetch_rows(conn, [c.chunk_id for c in candidates])
-    groups: list[tuple[Candidate, list[_Row]]] = []
-    for cand in candidates:
-        row = rows.get(cand.chunk_id)
-        if row is None:  # removed between retrieval and assembly
-            continue
-        for _, members in groups:
-            if any(_overlaps(row, m) for m in members):
-                members.append(row)
-                break
-        else:
-            if len(groups) == k:
-                continue
-            groups.append((cand, [row]))
+    groups = _group(conn, candidates, k)
     page_keys = {
         (r.doc_id, p) for _, members in groups for r in members for p in range(r.page_start, r.page_end + 1)
     }

@@ -34,7 +34,4 @@ class SemanticRetriever:
 
     def similarities(self, vector: np.ndarray, chunk_ids: list[int]) -> dict[int, float]:
         """Cosine of the query with each given chunk (those without a vector yet are left out)."""
-        if not chunk_ids:
-            return {}
-        hits = self.index.search(vector, len(chunk_ids), np.array(chunk_ids, dtype=np.int64))
-        return dict(hits)
+        return self.index.similarities(vector, chunk_ids)
