@@ -23,30 +23,36 @@ from kbapp.search import searcher
 
 HERE = Path(__file__).resolve().parent
 Row = tuple[float, float, tuple[str, str]]
+Signals = tuple[list[Row], dict[str, float]]  # top results; similarity to unrelated text per script
 
 
-def signals(kb: KnowledgeBase, path: Path, limit: int | None) -> list[list[Row]]:
+def signals(kb: KnowledgeBase, path: Path, limit: int | None) -> list[Signals]:
     with path.open(encoding="utf-8") as f:
         queries = [json.loads(line)["text"] for line in f if line.strip()][:limit]
     out = []
     for q in queries:
         script = searcher.script_of(q)
         res = kb.search(q, k=10, mode="hybrid")
-        out.append(
-            [
-                (
-                    r.why.get("similarity", 0.0),
-                    r.why.get("keyword_coverage", 0.0),
-                    (script, searcher.script_of(r.text)),
-                )
-                for r in res.results
-            ]
-        )
+        rows = [
+            (
+                r.why.get("similarity", 0.0),
+                r.why.get("keyword_coverage", 0.0),
+                (script, searcher.script_of(r.text)),
+            )
+            for r in res.results
+        ]
+        semantic = kb._searcher.semantic
+        assert semantic is not None
+        out.append((rows, semantic.unrelated_similarity(semantic.embed(q))))
     return out
 
 
-def kept(rows: list[Row], floors: dict[tuple[str, str], float]) -> bool:
-    return any(sim >= floors[pair] or cov >= searcher.COVERAGE_FLOOR for sim, cov, pair in rows)
+def kept(query: Signals, floors: dict[tuple[str, str], float]) -> bool:
+    rows, unrelated = query
+    return any(
+        (sim >= floors[pair] and sim > unrelated[pair[1]]) or cov >= searcher.COVERAGE_FLOOR
+        for sim, cov, pair in rows
+    )
 
 
 def main() -> None:
@@ -66,10 +72,10 @@ def main() -> None:
     print(f"{'pair':14} {'answerable min':>15} {'unanswerable max':>17} {'floor':>6}")
     for pair, floor in floors.items():
         best_in = [
-            max(s for s, _, p in rows if p == pair) for rows in inside if any(p == pair for *_, p in rows)
+            max(s for s, _, p in rows if p == pair) for rows, _ in inside if any(p == pair for *_, p in rows)
         ]
         best_out = [
-            max(s for s, _, p in rows if p == pair) for rows in outside if any(p == pair for *_, p in rows)
+            max(s for s, _, p in rows if p == pair) for rows, _ in outside if any(p == pair for *_, p in rows)
         ]
         lo = f"{min(best_in):.3f}" if best_in else "-"
         hi = f"{max(best_out):.3f}" if best_out else "-"

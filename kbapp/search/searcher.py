@@ -2,9 +2,11 @@
 
 The floor is what makes "nothing relevant found" honest. A question gets results only if at
 least one passage covers enough of its keywords (IDF-weighted, so a rare part number counts for
-more than "time") or has a vector close enough to the question's that it plausibly answers it;
-then the ranking is shown as fused, since pruning individual passages cost recall on every
-development set. Both thresholds are calibrated against questions no document answers
+more than "time") or has a vector close enough to the question's that it plausibly answers it:
+above a floor that grows with the library, and closer to the question than any of a set of
+everyday sentences is (``unrelated.py``: that yardstick moves with the question). Then the
+ranking is shown as fused, since pruning individual passages cost recall on every development
+set. The thresholds are calibrated against questions no document answers
 (``bench/calibrate_floor.py``). Lexical mode has no floor beyond "matches at least one term".
 """
 
@@ -86,9 +88,17 @@ def dense_floor(query_script: str, passage_script: str, passages: int) -> float:
     return min(max(floor, FLOOR_RANGE[0]), FLOOR_RANGE[1])
 
 
-def _relevant(result: SearchResult, query_script: str, passages: int) -> bool:
+def _relevant(result: SearchResult, query_script: str, passages: int, unrelated: dict[str, float]) -> bool:
+    """Relevant on words (enough of the query's keyword weight), or on meaning: above the floor
+    for the library's size and closer to the question than any everyday sentence in the
+    passage's script is."""
     similarity = result.why.get("similarity")
-    if similarity is not None and similarity >= dense_floor(query_script, script_of(result.text), passages):
+    script = script_of(result.text)
+    if (
+        similarity is not None
+        and similarity >= dense_floor(query_script, script, passages)
+        and similarity > unrelated[script]
+    ):
         return True
     return result.why.get("keyword_coverage", 0.0) >= COVERAGE_FLOOR
 
@@ -141,4 +151,5 @@ class Searcher:
             if "similarity" not in r.why and r.chunk_ids[0] in sims:
                 r.why["similarity"] = round(sims[r.chunk_ids[0]], 4)
         script, passages = script_of(query), semantic.index.count
-        return results if any(_relevant(r, script, passages) for r in results) else []
+        unrelated = semantic.unrelated_similarity(vector)
+        return results if any(_relevant(r, script, passages, unrelated) for r in results) else []

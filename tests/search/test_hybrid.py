@@ -58,6 +58,23 @@ def test_out_of_scope_question_is_answered_honestly(library: KnowledgeBase) -> N
         assert res.message and "Nothing relevant" in res.message
 
 
+SAMPLE_LIBRARY = Path(__file__).resolve().parents[2] / "resources" / "sample_library"
+
+
+def test_bundled_sample_library_refuses_chatty_questions(tmp_path: Path, default_pack: ModelPack) -> None:
+    """A chatty Chinese question sits close to any Chinese text (0.85 here, above the size floor);
+    only the question's own similarity to everyday sentences tells it apart from a real one."""
+    with KnowledgeBase(tmp_path / "lib", pack_dir=default_pack.path) as kb:
+        assert kb.import_paths([SAMPLE_LIBRARY]).ok
+        kb.embed_pending()
+        for question in ("今天天气怎么样", "best pizza recipe", "who won the football world cup"):
+            res = kb.search(question)
+            assert res.results == [], (question, [(r.why, r.text[:30]) for r in res.results])
+        answerable = ("相机图像太暗怎么调", "moving parts look blurred on the conveyor", "输入模块指示灯不亮")
+        for question in answerable:
+            assert kb.search(question).results, question
+
+
 def test_modes_and_filters(library: KnowledgeBase) -> None:
     docs = {Path(d.path).name: d.id for d in library.documents()}
     for mode in ("lexical", "dense", "hybrid"):
