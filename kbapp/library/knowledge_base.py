@@ -235,10 +235,13 @@ class KnowledgeBase:
         if self.read_only:
             raise StorageError(StorageProblem.READ_ONLY, self.data_dir, "read-only file system")
 
-    def _guarded(self, report: ImportReport, work: Callable[[], None]) -> None:
-        """Run ``work``; a storage failure ends it with a message saying what was kept."""
+    def _guarded(self, work: Callable[[ImportReport], None]) -> ImportReport:
+        """Run ``work`` on a new report, timed; a storage failure ends it with a message saying what
+        was kept."""
+        started = time.perf_counter()
+        report = ImportReport()
         try:
-            work()
+            work(report)
         except (DBAPIError, OSError, StorageError) as exc:
             err = classify(exc, self.data_dir)
             if err is None:
@@ -251,6 +254,8 @@ class KnowledgeBase:
             report.error = (
                 f"{err.message}. The import stopped; everything imported until then was kept.{hint}"
             )
+        report.seconds = time.perf_counter() - started
+        return report
 
     def _run_jobs(
         self,
@@ -300,10 +305,7 @@ class KnowledgeBase:
         progress: Callable[[ImportProgress], None] | None = None,
         cancel: Callable[[], bool] | None = None,
     ) -> ImportReport:
-        started = time.perf_counter()
-        report = ImportReport()
-
-        def work() -> None:
+        def work(report: ImportReport) -> None:
             self._writable()
             self._reader()  # the worker starts while the folders are walked
             found = discover([Path(p) for p in paths], self.data_dir)
@@ -314,9 +316,7 @@ class KnowledgeBase:
                 self._active_jobs.add(job.id)  # before anyone can see it: it is not interrupted
             self._run_jobs([job], report, progress, cancel)
 
-        self._guarded(report, work)
-        report.seconds = time.perf_counter() - started
-        return report
+        return self._guarded(work)
 
     def _interrupted_jobs(self) -> list[journal.Job]:
         with self.engine.connect() as conn:
@@ -352,10 +352,8 @@ class KnowledgeBase:
         cancel: Callable[[], bool] | None = None,
     ) -> ImportReport:
         """Import the remaining files of interrupted imports (and of a pending rebuild)."""
-        started = time.perf_counter()
-        report = ImportReport()
 
-        def work() -> None:
+        def work(report: ImportReport) -> None:
             jobs = self._interrupted_jobs()
             if not jobs:
                 return
@@ -366,9 +364,7 @@ class KnowledgeBase:
                     self._active_jobs.add(job.id)
             self._run_jobs(jobs, report, progress, cancel)
 
-        self._guarded(report, work)
-        report.seconds = time.perf_counter() - started
-        return report
+        return self._guarded(work)
 
     def discard_interrupted_import(self) -> None:
         """Forget interrupted imports (what they finished stays in the library)."""
