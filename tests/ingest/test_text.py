@@ -47,6 +47,25 @@ def test_without_title_line_the_stem_is_the_title(tmp_path: Path, block_list) ->
     assert [kind for kind, _, _ in block_list(document)] == ["text", "text"]
 
 
+def test_a_long_title_line_heading_a_longer_paragraph_is_the_title(tmp_path: Path) -> None:
+    title = (
+        "Structural Homeostasis: Compensatory Adjustments of Dendritic Arbor Geometry "
+        "in Response to Variations of Synaptic Input"
+    )
+    body = "As the nervous system develops, there is an inherent variability in the connections. " * 3
+    document = parse_file(write(tmp_path, "10009203.txt", f"{title}\n\n{body}".encode()))
+    assert len(title) > 100
+    assert document.title == title
+
+
+def test_a_long_opening_sentence_before_a_shorter_paragraph_stays_text(tmp_path: Path) -> None:
+    opening = "This note collects what we learned while replacing the servo drive on line three last spring."
+    opening += " It is long."
+    document = parse_file(write(tmp_path, "servo.txt", f"{opening}\n\nCheck the fuse first.".encode()))
+    assert len(opening) > 100
+    assert document.title == "servo"
+
+
 def test_very_long_single_line_is_one_block(tmp_path: Path, well_formed) -> None:
     line = "word " * 50_000
     document = parse_file(write(tmp_path, "long.txt", line.encode()))
