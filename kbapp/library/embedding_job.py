@@ -36,6 +36,8 @@ class PassageEncoder(Protocol):
 def passage_for_embedding(text: str, heading: str, title: str) -> str:
     """The chunk as the encoder sees it: with its document title and heading path in front, which
     tells a short passage ("Set it to 24 V.") what it is about."""
+    if heading.startswith(title):
+        title = ""  # the heading path already starts with it (a text file's title line)
     context = [part for part in (title, heading) if part and not text.startswith(part)]
     return "\n".join([" > ".join(context), text]) if context else text
 
