@@ -13,6 +13,7 @@ from typing import Any
 from sqlalchemy import and_, func, select
 from sqlalchemy.engine import Connection
 
+from kbapp.ingest.builder import BLOCK_SEPARATOR
 from kbapp.search.results import SearchResult
 from kbapp.store.schema import chunks, documents, pages
 from kbapp.text.terms import Term, match_terms
@@ -104,12 +105,17 @@ def _page_at(conn: Connection, row: _Row, offset: int) -> int:
 
 
 def _overlaps(a: _Row, b: _Row) -> bool:
-    """Same page, plain text, spans that overlap or touch: the two would read as one passage."""
+    """Same page, plain text, spans that overlap or touch: the two would read as one passage.
+
+    Chunks are cut between sentences and trimmed, so neighbours that do not overlap are apart by
+    the whitespace at the cut: a space, or the separator between two blocks.
+    """
     if a.doc_id != b.doc_id or a.prefix or b.prefix or abs(a.ord - b.ord) != 1:
         return False
     if not (a.page_start == a.page_end == b.page_start == b.page_end):
         return False
-    return a.char_start <= b.char_end and b.char_start <= a.char_end
+    gap = len(BLOCK_SEPARATOR)
+    return a.char_start <= b.char_end + gap and b.char_start <= a.char_end + gap
 
 
 def _group(conn: Connection, candidates: list[Candidate], k: int) -> list[tuple[Candidate, list[_Row]]]:

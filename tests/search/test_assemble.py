@@ -1,0 +1,37 @@
+"""Ranked chunks → results: neighbouring chunks of one passage are shown once."""
+
+from __future__ import annotations
+
+from itertools import pairwise
+from pathlib import Path
+
+from kbapp.library import KnowledgeBase
+
+
+def _sentences(topic: str, count: int) -> str:
+    """Long sentences (over the chunker's overlap budget), so neighbouring chunks only touch."""
+    return " ".join(
+        f"Step {i}: when the {topic} flange is serviced, the technician records the torque, the gasket "
+        f"batch, the ambient temperature, the humidity, the operator's badge number and the time of day "
+        f"in the maintenance log before the line is restarted for inspection round {i}."
+        for i in range(count)
+    )
+
+
+def test_touching_neighbours_are_one_result(tmp_path: Path) -> None:
+    doc = tmp_path / "flange.txt"
+    doc.write_text(f"Flange service\n\n{_sentences('intake', 12)}\n\n{_sentences('outlet', 12)}\n", "utf-8")
+    with KnowledgeBase(tmp_path / "lib") as kb:
+        assert kb.import_paths([doc]).ok
+        with kb.engine.connect() as conn:
+            spans = conn.exec_driver_sql("SELECT char_start, char_end FROM chunks ORDER BY ord").all()
+        assert len(spans) >= 3
+        touching = [(a, b) for a, b in pairwise(spans) if a[1] <= b[0]]
+        assert touching, f"the text should give chunks that touch without overlapping: {spans}"
+
+        res = kb.search("flange torque gasket", k=10, mode="lexical")
+        assert len(res.results) == 1, [(r.char_start, r.char_end) for r in res.results]
+        (result,) = res.results
+        assert result.why["merged_chunks"] == len(spans)
+        assert (result.char_start, result.char_end) == (spans[0][0], spans[-1][1])
+        assert "intake" in result.text and "outlet" in result.text
