@@ -1,10 +1,11 @@
 """Tune hybrid fusion (RRF k, per-retriever weight, candidate depth, or a score blend) on a development set.
 
-Each query's keyword and vector rankings are computed once from an imported library (as
-``run_eval.py --keep-data`` leaves it); the fusion variants are then replayed on them and scored
-at chunk level with the same metrics as the scorer (doc recall/nDCG, answer-hit, page-hit).
-Adjacent-chunk merging is not replayed, so absolute numbers differ slightly from run_eval's;
-the comparison between variants is what this is for.
+Each query's keyword and vector rankings, and both retrievers' scores for every candidate, are
+computed once from an imported library (as ``run_eval.py --keep-data`` leaves it); the fusion
+variants are then replayed on them and scored at chunk level with the same metrics as the
+scorer (doc recall/nDCG, answer-hit, page-hit). Adjacent-chunk merging is not replayed, so
+absolute numbers differ slightly from run_eval's; the comparison between variants is what this
+is for.
 
 Run:  .venv/bin/python bench/tune_fusion.py --set ../shared/eval/drcd_zh_tw --lib DATA_DIR
 """
@@ -69,9 +70,16 @@ def main() -> None:
     with kb.engine.connect() as conn:
         for q in queries:
             text = q["text"]
-            lex = lexical_search(conn, query_terms(text), args.depth, phrases=quoted_phrases(text))
-            den = semantic.retrieve(semantic.embed(text), args.depth)
-            runs.append((q["id"], lex, den))
+            terms = query_terms(text)
+            vector = semantic.embed(text)
+            den = semantic.retrieve(vector, args.depth)
+            # Both retrievers' scores for every candidate, as the searcher completes them.
+            also = [c for c, _ in den]
+            lex = lexical_search(conn, terms, args.depth, phrases=quoted_phrases(text), also=also)
+            bm25, cosine = dict(lex), dict(den)
+            lex = lex[: args.depth]
+            cosine |= semantic.similarities(vector, [c for c, _ in lex if c not in cosine])
+            runs.append((q["id"], lex, den, bm25, cosine))
         info = {}
         for cid, path, page, text in conn.exec_driver_sql(
             "SELECT c.id, d.path, p.number, c.text FROM chunks c JOIN documents d ON d.id = c.document_id "
@@ -81,8 +89,8 @@ def main() -> None:
 
     def evaluate(variant) -> dict[str, float]:  # type: ignore[no-untyped-def]
         sums: dict[str, float] = {}
-        for qid, lex, den in runs:
-            ranked = variant(lex, den)[:10]
+        for qid, lex, den, bm25, cosine in runs:
+            ranked = variant(lex, den, bm25, cosine)[:10]
             docs: list[str] = []
             for c in ranked:
                 if info[c][0] not in docs:
@@ -104,16 +112,16 @@ def main() -> None:
     def ids(hits: list[tuple[int, float]]) -> list[int]:
         return [c for c, _ in hits]
 
-    variants = {"lexical": lambda lex, den: ids(lex), "dense": lambda lex, den: ids(den)}
+    variants = {"lexical": lambda lex, den, *_: ids(lex), "dense": lambda lex, den, *_: ids(den)}
     for depth in (20, 50, 100):
         for k in (10, 30, 60):
             for wl in (1.0, 1.5, 2.0):
-                variants[f"rrf d={depth} k={k} wl={wl}"] = lambda lex, den, d=depth, k=k, wl=wl: [
+                variants[f"rrf d={depth} k={k} wl={wl}"] = lambda lex, den, *_, d=depth, k=k, wl=wl: [
                     c for c, _ in reciprocal_rank_fusion([ids(lex)[:d], ids(den)[:d]], [wl, 1.0], k)
                 ]
-        for a in (0.3, 0.4, 0.5, 0.6, 0.7):
-            variants[f"blend d={depth} a={a}"] = lambda lex, den, d=depth, a=a: ids(
-                score_blend(lex[:d], den[:d], a)
+        for a in (0.3, 0.4, 0.5, 0.6, 0.65, 0.7):
+            variants[f"blend d={depth} a={a}"] = lambda lex, den, bm25, cosine, d=depth, a=a: ids(
+                score_blend(lex[:d], den[:d], bm25, cosine, a)
             )
     for name, variant in variants.items():
         metrics = evaluate(variant)

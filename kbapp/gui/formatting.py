@@ -16,6 +16,7 @@ from pathlib import Path
 from PySide6.QtCore import QCoreApplication
 
 from kbapp.search.results import SearchResult
+from kbapp.search.searcher import DENSE_DEPTH, LEXICAL_DEPTH
 
 # Translucent amber: readable under dark text on a light theme and light text on a dark one.
 MARK_STYLE = "background-color: rgba(255, 190, 0, 40%); font-weight: bold"
@@ -156,6 +157,9 @@ def why_tooltip(result: SearchResult) -> str:
     if "lexical_rank" in why:
         label = QCoreApplication.translate("Formatting", "Keyword match: rank %1 (BM25 %2)")
         rows.append(label.replace("%1", str(why["lexical_rank"])).replace("%2", f"{why.get('bm25', 0):.3f}"))
+    elif "bm25" in why:
+        label = QCoreApplication.translate("Formatting", "Keyword match: not in the top %1 (BM25 %2)")
+        rows.append(label.replace("%1", str(LEXICAL_DEPTH)).replace("%2", f"{why['bm25']:.3f}"))
     else:
         rows.append(QCoreApplication.translate("Formatting", "Keyword match: none"))
     if "dense_rank" in why:
@@ -163,6 +167,9 @@ def why_tooltip(result: SearchResult) -> str:
         rows.append(
             label.replace("%1", str(why["dense_rank"])).replace("%2", f"{why.get('similarity', 0):.2f}")
         )
+    elif "similarity" in why:
+        label = QCoreApplication.translate("Formatting", "Semantic match: not in the top %1 (similarity %2)")
+        rows.append(label.replace("%1", str(DENSE_DEPTH)).replace("%2", f"{why['similarity']:.2f}"))
     if why.get("merged_chunks"):
         label = QCoreApplication.translate("Formatting", "Joined from %1 overlapping passages")
         rows.append(label.replace("%1", str(why["merged_chunks"])))

@@ -24,6 +24,7 @@ def lexical_search(
     limit: int,
     document_ids: Sequence[int] | None = None,
     phrases: Sequence[str] = (),
+    also: Sequence[int] = (),
 ) -> list[tuple[int, float]]:
     """``(chunk_id, score)`` best first; the score is BM25 (higher is better).
 
@@ -31,33 +32,48 @@ def lexical_search(
     them come first, each group in BM25 order; without such passages the ranking is plain BM25.
     Quoted matches have their BM25 lifted just above the best other passage, so scores still
     fall with rank.
+
+    The first ``limit`` entries are the ranking. Chunks in ``also`` (the vector candidates) that
+    match a term but rank below the cut follow them, so fusion can weigh their BM25 too. They are
+    scored in the same pass over the matches: FTS5 scores a lookup by rowid no cheaper.
     """
     if not terms:
         return []
     anything = fts_match_expression(terms)
     if not phrases:
-        return _ranked(conn, anything, limit, document_ids)
-    quoted = _ranked(conn, f"({' AND '.join(phrases)}) AND ({anything})", limit, document_ids)
+        return _ranked(conn, anything, limit, document_ids, also)
+    quoted = _ranked(conn, f"({' AND '.join(phrases)}) AND ({anything})", limit, document_ids, ())
     first = {chunk_id for chunk_id, _ in quoted}
-    rest = [hit for hit in _ranked(conn, anything, limit, document_ids) if hit[0] not in first]
+    rest = [hit for hit in _ranked(conn, anything, limit, document_ids, also) if hit[0] not in first]
     if quoted and rest:
         lift = max(0.0, rest[0][1] - quoted[-1][1]) + _QUOTED_MARGIN
         quoted = [(chunk_id, score + lift) for chunk_id, score in quoted]
-    return (quoted + rest)[:limit]
+    ranked = (quoted + rest)[:limit]
+    shown = {chunk_id for chunk_id, _ in ranked}
+    wanted = set(also)
+    return ranked + [hit for hit in rest if hit[0] in wanted and hit[0] not in shown]
 
 
 def _ranked(
-    conn: Connection, expression: str, limit: int, document_ids: Sequence[int] | None
+    conn: Connection, expression: str, limit: int, document_ids: Sequence[int] | None, also: Sequence[int]
 ) -> list[tuple[int, float]]:
+    """The best ``limit`` matches, then those of ``also`` below them; all in score order."""
     sql = f"SELECT rowid, -{_BM25} AS score FROM chunk_fts WHERE chunk_fts MATCH ?"
     params: list[object] = [expression]
     if document_ids is not None:
         marks = ",".join("?" * len(document_ids)) or "NULL"
         sql += f" AND rowid IN (SELECT id FROM chunks WHERE document_id IN ({marks}))"
         params.extend(document_ids)
-    sql += f" ORDER BY {_BM25} LIMIT ?"
-    params.append(limit)
-    return [(int(r[0]), float(r[1])) for r in conn.exec_driver_sql(sql, tuple(params))]
+    # ``also`` sorts first, so the LIMIT keeps all of it plus at least ``limit`` others: a
+    # superset of the true best ``limit``, which sorting by score recovers.
+    forced = f"rowid NOT IN ({','.join('?' * len(also))}), " if also else ""
+    params.extend(also)
+    sql += f" ORDER BY {forced}score DESC LIMIT ?"
+    params.append(limit + len(also))
+    rows = conn.exec_driver_sql(sql, tuple(params))
+    hits = sorted(((int(r[0]), float(r[1])) for r in rows), key=lambda hit: -hit[1])
+    wanted = set(also)
+    return hits[:limit] + [hit for hit in hits[limit:] if hit[0] in wanted]
 
 
 def term_weights(conn: Connection, terms: list[Term]) -> dict[str, float]:

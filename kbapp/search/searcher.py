@@ -58,17 +58,32 @@ def _allowed_chunks(conn: Connection, document_ids: Sequence[int]) -> np.ndarray
     return np.fromiter((r[0] for r in rows), dtype=np.int64)
 
 
-def _candidates(lexical: list[tuple[int, float]], dense: list[tuple[int, float]]) -> list[Candidate]:
-    why: dict[int, dict[str, float | int]] = {}
-    for rank, (chunk_id, score) in enumerate(lexical, start=1):
-        why.setdefault(chunk_id, {}).update(lexical_rank=rank, bm25=round(score, 4))
+def _candidates(
+    lexical: list[tuple[int, float]],
+    dense: list[tuple[int, float]],
+    semantic: SemanticRetriever | None,
+    vector: np.ndarray | None,
+) -> list[Candidate]:
+    """Fused candidates; in hybrid mode each is scored by both retrievers, and ``why`` says so.
+
+    ``lexical`` is the keyword ranking (its first ``LEXICAL_DEPTH``) followed by the BM25 of
+    vector candidates that ranked below that cut.
+    """
+    ranked, bm25 = lexical[:LEXICAL_DEPTH], dict(lexical)
+    why: dict[int, dict[str, float | int]] = {c: {"bm25": round(score, 4)} for c, score in lexical}
+    for rank, (chunk_id, _) in enumerate(ranked, start=1):
+        why[chunk_id]["lexical_rank"] = rank
     for rank, (chunk_id, sim) in enumerate(dense, start=1):
         why.setdefault(chunk_id, {}).update(dense_rank=rank, similarity=round(sim, 4))
-    if not dense:
-        return [Candidate(c, s, dict(why[c])) for c, s in lexical]
-    if not lexical:
+    if not dense or semantic is None or vector is None:
+        return [Candidate(c, s, dict(why[c])) for c, s in ranked]
+    if not ranked:
         return [Candidate(c, sim, dict(why[c])) for c, sim in dense]
-    fused = score_blend(lexical, dense)
+    cosine = dict(dense)
+    for chunk_id, sim in semantic.similarities(vector, [c for c, _ in ranked if c not in cosine]).items():
+        cosine[chunk_id] = sim
+        why[chunk_id]["similarity"] = round(sim, 4)
+    fused = score_blend(ranked, dense, bm25, cosine)
     return [Candidate(c, round(score, 6), dict(why[c])) for c, score in fused]
 
 
@@ -121,19 +136,18 @@ class Searcher:
         if mode != "lexical" and self.semantic is None:
             message = f"Semantic search unavailable ({self.semantic_unavailable}); showing keyword matches."
         with self._engine.connect() as conn:
-            lexical = (
-                lexical_search(conn, terms, LEXICAL_DEPTH, document_ids, quoted_phrases(query))
-                if mode != "dense" or not semantic
-                else []
-            )
             dense: list[tuple[int, float]] = []
             vector = None
             if semantic is not None:
                 vector = semantic.embed(query)
                 allowed = _allowed_chunks(conn, document_ids) if document_ids is not None else None
                 dense = semantic.retrieve(vector, DENSE_DEPTH, allowed)
+            lexical: list[tuple[int, float]] = []
+            if mode != "dense" or not semantic:
+                phrases, also = quoted_phrases(query), [c for c, _ in dense]
+                lexical = lexical_search(conn, terms, LEXICAL_DEPTH, document_ids, phrases, also)
             weights = term_weights(conn, terms) if terms else {}
-            results = assemble(conn, _candidates(lexical, dense), terms, weights, k)
+            results = assemble(conn, _candidates(lexical, dense, semantic, vector), terms, weights, k)
         if semantic is not None and vector is not None:
             results = self._apply_floor(query, results, semantic, vector)
         if not results and message is None:

@@ -84,6 +84,11 @@ def test_citations_and_context_blocks() -> None:
     assert "Semantic match: rank 4 (similarity 0.87)" in why_tooltip(
         result("x", [], why={"dense_rank": 4, "similarity": 0.8712})
     )
+    # Hybrid search scores every candidate with both retrievers, also past either one's cut.
+    tip = why_tooltip(result("x", [], why={"dense_rank": 2, "similarity": 0.9, "bm25": 1.25}))
+    assert "Keyword match: not in the top 100 (BM25 1.250)" in tip
+    tip = why_tooltip(result("x", [], why={"lexical_rank": 3, "bm25": 4.0, "similarity": 0.7123}))
+    assert "Semantic match: not in the top 100 (similarity 0.71)" in tip
 
 
 def test_locate_recovers_page_and_table_header_prefix() -> None:

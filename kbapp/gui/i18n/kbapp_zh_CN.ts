@@ -84,12 +84,20 @@
         <translation>关键词匹配：第 %1 名（BM25 %2）</translation>
     </message>
     <message>
+        <source>Keyword match: not in the top %1 (BM25 %2)</source>
+        <translation>关键词匹配：未进前 %1 名（BM25 %2）</translation>
+    </message>
+    <message>
         <source>Keyword match: none</source>
         <translation>关键词匹配：无</translation>
     </message>
     <message>
         <source>Semantic match: rank %1 (similarity %2)</source>
         <translation>语义匹配：第 %1 名（相似度 %2）</translation>
+    </message>
+    <message>
+        <source>Semantic match: not in the top %1 (similarity %2)</source>
+        <translation>语义匹配：未进前 %1 名（相似度 %2）</translation>
     </message>
     <message>
         <source>Joined from %1 overlapping passages</source>

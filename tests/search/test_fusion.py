@@ -1,0 +1,38 @@
+"""Blending keyword and vector scores."""
+
+from __future__ import annotations
+
+import pytest
+
+from kbapp.search.fusion import reciprocal_rank_fusion, score_blend
+
+
+def test_each_candidate_keeps_both_retrievers_scores() -> None:
+    lexical = [(1, 10.0), (2, 6.0)]
+    dense = [(3, 0.90), (4, 0.80)]
+    # 2 was just outside the vector top list, 3 just outside the keyword one; 4 matches no keyword.
+    bm25 = {1: 10.0, 2: 6.0, 3: 5.0}
+    cosine = {1: 0.70, 2: 0.85, 3: 0.90, 4: 0.80}
+    fused = dict(score_blend(lexical, dense, bm25, cosine, keyword_weight=0.5))
+    assert fused[1] == pytest.approx(0.5)  # best BM25, cosine under the vector list's last: 0
+    assert fused[2] == pytest.approx(0.5 * 0.6 + 0.5 * 0.5)
+    assert fused[3] == pytest.approx(0.5 * 0.5 + 0.5)
+    assert fused[4] == pytest.approx(0.0)
+    assert [item for item, _ in score_blend(lexical, dense, bm25, cosine, 0.5)] == [3, 2, 1, 4]
+
+
+def test_without_the_other_scores_a_passage_counts_zero_there() -> None:
+    lexical, dense = [(1, 4.0)], [(2, 0.9), (3, 0.7)]
+    fused = score_blend(lexical, dense, dict(lexical), dict(dense), keyword_weight=0.65)
+    assert fused == [(1, pytest.approx(0.65)), (2, pytest.approx(0.35)), (3, 0.0)]
+
+
+def test_one_retriever_alone() -> None:
+    assert [i for i, _ in score_blend([(5, 2.0), (6, 1.0)], [], {5: 2.0, 6: 1.0}, {})] == [5, 6]
+    assert [i for i, _ in score_blend([], [(7, 0.8), (8, 0.6)], {}, {7: 0.8, 8: 0.6})] == [7, 8]
+
+
+def test_reciprocal_rank_fusion_rewards_agreement() -> None:
+    fused = reciprocal_rank_fusion([[1, 2, 3], [3, 2, 4]], k=10)
+    assert [item for item, _ in fused] == [3, 2, 1, 4]
+    assert fused[0][1] == pytest.approx(1 / 13 + 1 / 11)

@@ -1,0 +1,46 @@
+"""Keyword retrieval: the BM25 ranking, and BM25 for vector candidates below its cut."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from kbapp.library import KnowledgeBase
+from kbapp.search.lexical import lexical_search
+from kbapp.text.terms import query_terms, quoted_phrases
+
+
+@pytest.fixture
+def kb(tmp_path: Path):  # type: ignore[no-untyped-def]
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    for i in range(12):
+        valves = " ".join(["valve"] * (i + 1))
+        (docs / f"note{i:02}.txt").write_text(f"Note {i}\n\nCheck the {valves} at the pump inlet.\n", "utf-8")
+    (docs / "other.txt").write_text("Other\n\nThe fan belt needs tension.\n", "utf-8")
+    with KnowledgeBase(tmp_path / "lib") as kb:
+        assert kb.import_paths([docs]).ok
+        yield kb
+
+
+def test_chunks_below_the_cut_follow_the_ranking(kb: KnowledgeBase) -> None:
+    terms = query_terms("valve inlet")
+    with kb.engine.connect() as conn:
+        full = lexical_search(conn, terms, 100)
+        fan = conn.exec_driver_sql("SELECT id FROM chunks WHERE text LIKE '%fan belt%'").scalar_one()
+        assert len(full) == 12
+        wanted = [full[9][0], fan, full[6][0], full[1][0]]
+        got = lexical_search(conn, terms, 3, also=wanted)
+    assert got[:3] == full[:3]  # the ranking is exactly the best three
+    assert got[3:] == [full[6], full[9]]  # then the candidates below it, best first; the fan has no match
+    assert [s for _, s in got] == sorted((s for _, s in got), reverse=True)
+
+
+def test_quoted_phrases_keep_their_lift_with_candidates_below_the_cut(kb: KnowledgeBase) -> None:
+    query = '"note 3" valve'
+    terms, phrases = query_terms(query), quoted_phrases(query)
+    with kb.engine.connect() as conn:
+        full = lexical_search(conn, terms, 100, phrases=phrases)
+        got = lexical_search(conn, terms, 2, phrases=phrases, also=[full[8][0]])
+    assert got == [*full[:2], full[8]]
