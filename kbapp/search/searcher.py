@@ -22,7 +22,7 @@ from sqlalchemy.engine import Connection, Engine
 
 from kbapp.search.assemble import Candidate, assemble
 from kbapp.search.fusion import score_blend
-from kbapp.search.lexical import lexical_search, term_weights
+from kbapp.search.lexical import lexical_search, term_stats
 from kbapp.search.results import SearchResponse, SearchResult
 from kbapp.search.semantic import SemanticRetriever
 from kbapp.text.terms import query_terms, quoted_phrases
@@ -142,11 +142,14 @@ class Searcher:
                 vector = semantic.embed(query)
                 allowed = _allowed_chunks(conn, document_ids) if document_ids is not None else None
                 dense = semantic.retrieve(vector, DENSE_DEPTH, allowed)
+            stats = term_stats(conn, terms)
             lexical: list[tuple[int, float]] = []
             if mode != "dense" or not semantic:
+                # Document frequencies are library-wide; within a few documents every term may count.
+                rankable = stats.rankable(terms, LEXICAL_DEPTH) if document_ids is None else terms
                 phrases, also = quoted_phrases(query), [c for c, _ in dense]
-                lexical = lexical_search(conn, terms, LEXICAL_DEPTH, document_ids, phrases, also)
-            weights = term_weights(conn, terms) if terms else {}
+                lexical = lexical_search(conn, rankable, LEXICAL_DEPTH, document_ids, phrases, also)
+            weights = stats.weights(terms)
             results = assemble(conn, _candidates(lexical, dense, semantic, vector), terms, weights, k)
         if semantic is not None and vector is not None:
             results = self._apply_floor(query, results, semantic, vector)

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from kbapp.library import KnowledgeBase
-from kbapp.search.lexical import lexical_search
+from kbapp.search.lexical import lexical_search, term_stats
 from kbapp.text.terms import query_terms, quoted_phrases
 
 
@@ -44,3 +44,35 @@ def test_quoted_phrases_keep_their_lift_with_candidates_below_the_cut(kb: Knowle
         full = lexical_search(conn, terms, 100, phrases=phrases)
         got = lexical_search(conn, terms, 2, phrases=phrases, also=[full[8][0]])
     assert got == [*full[:2], full[8]]
+
+
+@pytest.fixture
+def pumps(tmp_path: Path):  # type: ignore[no-untyped-def]
+    """30 passages that all mention the pump; 10 of them a valve, 1 a belt."""
+    docs = tmp_path / "pumps"
+    docs.mkdir()
+    for i in range(30):
+        extra = "Replace the valve seal." if i < 10 else "Tension the belt." if i == 10 else "Log the hours."
+        (docs / f"pump{i:02}.txt").write_text(
+            f"Pump {i}\n\nThe pump runs dry at start {i}. {extra}\n", "utf-8"
+        )
+    with KnowledgeBase(tmp_path / "pumplib") as kb:
+        assert kb.import_paths([docs]).ok
+        yield kb
+
+
+def test_terms_in_half_the_passages_are_skipped_only_when_the_ranking_stays_the_same(
+    pumps: KnowledgeBase,
+) -> None:
+    with pumps.engine.connect() as conn:
+        terms = query_terms("valve pump")  # "pump" is in every passage: BM25 gives it ~0 weight
+        stats = term_stats(conn, terms)
+        assert stats.passages == 30 and stats.containing == {"valv": 10, "pump": 30}
+        assert [t.text for t in stats.rankable(terms, 10)] == ["valv"]
+        skipped, full = lexical_search(conn, stats.rankable(terms, 10), 10), lexical_search(conn, terms, 10)
+        assert {c for c, _ in skipped} == {c for c, _ in full}
+        assert [s for _, s in skipped] == pytest.approx([s for _, s in full], rel=1e-4)
+        # "valve" alone cannot fill 20 places, so "pump" stays: its passages fill the rest.
+        assert stats.rankable(terms, 20) == terms
+        weights = stats.weights(terms)
+        assert weights["valv"] > weights["pump"] > 0
