@@ -105,16 +105,19 @@ def _page_at(conn: Connection, row: _Row, offset: int) -> int:
 
 
 def _overlaps(a: _Row, b: _Row) -> bool:
-    """Same page, plain text, spans that overlap or touch: the two would read as one passage.
+    """Same page, plain text, spans that overlap, or touch within one section: the two would read
+    as one passage.
 
     Chunks are cut between sentences and trimmed, so neighbours that do not overlap are apart by
-    the whitespace at the cut: a space, or the separator between two blocks.
+    the whitespace at the cut: a space, or the separator between two blocks. Neighbours under
+    different headings are separate passages even when they touch; joining them would grow a
+    result across a small document's sections.
     """
     if a.doc_id != b.doc_id or a.prefix or b.prefix or abs(a.ord - b.ord) != 1:
         return False
     if not (a.page_start == a.page_end == b.page_start == b.page_end):
         return False
-    gap = len(BLOCK_SEPARATOR)
+    gap = len(BLOCK_SEPARATOR) if a.heading == b.heading else 0
     return a.char_start <= b.char_end + gap and b.char_start <= a.char_end + gap
 
 

@@ -35,3 +35,21 @@ def test_touching_neighbours_are_one_result(tmp_path: Path) -> None:
         assert result.why["merged_chunks"] == len(spans)
         assert (result.char_start, result.char_end) == (spans[0][0], spans[-1][1])
         assert "intake" in result.text and "outlet" in result.text
+
+
+def test_touching_sections_stay_separate_results(tmp_path: Path) -> None:
+    doc = tmp_path / "pump.md"
+    intake = _sentences("intake", 6) + " The zebra valve closes last."
+    outlet = "The zebra valve opens first. " + _sentences("outlet", 6)
+    doc.write_text(f"# Intake\n\n{intake}\n\n# Outlet\n\n{outlet}\n", "utf-8")
+    with KnowledgeBase(tmp_path / "lib") as kb:
+        assert kb.import_paths([doc]).ok
+        with kb.engine.connect() as conn:
+            rows = conn.exec_driver_sql(
+                "SELECT ord, char_start, char_end, heading FROM chunks WHERE text LIKE '%zebra%' ORDER BY ord"
+            ).all()
+        (first, second) = rows
+        assert second.ord == first.ord + 1 and second.char_start - first.char_end <= 2, rows  # they touch
+        assert (first.heading, second.heading) == ("Intake", "Outlet")
+        res = kb.search("zebra", k=10, mode="lexical")
+    assert sorted(r.heading for r in res.results) == ["Intake", "Outlet"]
