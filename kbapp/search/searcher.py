@@ -75,7 +75,7 @@ def _candidates(
         why[chunk_id]["lexical_rank"] = rank
     for rank, (chunk_id, sim) in enumerate(dense, start=1):
         why.setdefault(chunk_id, {}).update(dense_rank=rank, similarity=round(sim, 4))
-    if not dense or semantic is None or vector is None:
+    if semantic is None or vector is None:
         return [Candidate(c, s, dict(why[c])) for c, s in ranked]
     if not ranked:
         return [Candidate(c, sim, dict(why[c])) for c, sim in dense]
@@ -162,11 +162,6 @@ class Searcher:
     def _apply_floor(
         query: str, results: list[SearchResult], semantic: SemanticRetriever, vector: np.ndarray
     ) -> list[SearchResult]:
-        unknown = [r.chunk_ids[0] for r in results if "similarity" not in r.why]
-        sims = semantic.similarities(vector, unknown)
-        for r in results:
-            if "similarity" not in r.why and r.chunk_ids[0] in sims:
-                r.why["similarity"] = round(sims[r.chunk_ids[0]], 4)
         script, passages = script_of(query), semantic.index.count
         unrelated = semantic.unrelated_similarity(vector)
         return results if any(_relevant(r, script, passages, unrelated) for r in results) else []
