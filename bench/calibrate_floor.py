@@ -1,88 +1,119 @@
-"""Calibrate the relevance floor: per (query script, passage script) pair, how similar the best
-passage is for questions the library answers and for everyday questions it cannot answer, and
-how many of each the current floors (for this library's size) keep.
+"""Fit and report the relevance margins (``kbapp.search.relevance.MARGIN``) on held-apart data.
 
-For every query, hybrid search runs with the floor switched off and each top result records its
-cosine similarity, keyword coverage and script pair. Printed per pair: the lowest best-passage
-cosine among answerable questions and the highest among unanswerable ones (the floor belongs
-between them), then the share of answerable questions that keep a result and the share of
-unanswerable ones refused under the floors in ``kbapp.search.searcher``.
+Each question is searched in hybrid mode with the relevance decision recorded, not applied: per
+language pool, its best cosine minus its best everyday cosine in that language, and whether a
+result covers enough of its keywords. Questions are split by the parity of the number their id
+ends in: the odd ones fit the margins (the largest that still answer every answerable odd
+question, with ties kept by keyword coverage), the even ones and any ``--report`` files are only
+scored with them. Printed: answered (share of answerable questions kept) and refused (share of
+out-of-scope questions that get nothing) on each part.
 
-Run:  .venv/bin/python bench/calibrate_floor.py --lib DATA_DIR --in-scope queries.jsonl
-          [--out-of-scope bench/data/out_of_scope.jsonl]
+Run:  .venv/bin/python bench/calibrate_floor.py --lib DATA_DIR --answerable queries.jsonl \\
+          --out-of-scope oos_queries.jsonl [--report more_oos.jsonl ...]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import re
+from dataclasses import dataclass
 from pathlib import Path
 
 from kbapp.library import KnowledgeBase
-from kbapp.search import searcher
-
-HERE = Path(__file__).resolve().parent
-Row = tuple[float, float, tuple[str, str]]
-Signals = tuple[list[Row], dict[str, float]]  # top results; similarity to unrelated text per script
+from kbapp.search import relevance, searcher
+from kbapp.text.script import Script
 
 
-def signals(kb: KnowledgeBase, path: Path, limit: int | None) -> list[Signals]:
-    with path.open(encoding="utf-8") as f:
-        queries = [json.loads(line)["text"] for line in f if line.strip()][:limit]
-    out = []
-    for q in queries:
-        script = searcher.script_of(q)
-        res = kb.search(q, k=10, mode="hybrid")
-        rows = [
-            (
-                r.why.get("similarity", 0.0),
-                r.why.get("keyword_coverage", 0.0),
-                (script, searcher.script_of(r.text)),
-            )
-            for r in res.results
-        ]
-        semantic = kb._searcher.semantic
-        assert semantic is not None
-        out.append((rows, semantic.unrelated_similarity(semantic.embed(q))))
+@dataclass
+class Signal:
+    qid: str
+    answerable: bool
+    covered: bool
+    margins: dict[bool, float]  # best (cosine - everyday cosine) over the pools, by "same language"
+
+
+def collect(kb: KnowledgeBase, path: Path, answerable: bool) -> list[Signal]:
+    out: list[Signal] = []
+
+    def spy(results, best, everyday, query):  # type: ignore[no-untyped-def]
+        covered = any(r.why.get("keyword_coverage", 0.0) >= relevance.COVERAGE_FLOOR for r in results)
+        margins = {True: -1.0, False: -1.0}
+        for script, sim in best.items():
+            same = script == query
+            margins[same] = max(margins[same], sim - everyday[script])
+        out.append(Signal("", answerable, covered, margins))
+        return True
+
+    searcher.relevant = spy
+    for line in path.read_text(encoding="utf-8").splitlines():
+        query = json.loads(line)
+        before = len(out)
+        kb.search(query["text"], k=10, mode="hybrid")
+        if len(out) > before:
+            out[-1].qid = query["id"]
     return out
 
 
-def kept(query: Signals, floors: dict[tuple[str, str], float]) -> bool:
-    rows, unrelated = query
-    return any(
-        (sim >= floors[pair] and sim > unrelated[pair[1]]) or cov >= searcher.COVERAGE_FLOOR
-        for sim, cov, pair in rows
-    )
+def kept(s: Signal, margin: dict[bool, float]) -> bool:
+    return s.covered or any(s.margins[same] >= margin[same] for same in (True, False))
+
+
+def fit(signals: list[Signal]) -> dict[bool, float]:
+    """The margins, on a 0.0025 grid, that refuse the most out-of-scope questions while keeping
+    every answerable one; among equals, the pair closest to each other (no language favoured)."""
+    grid = [round(-0.05 + 0.0025 * i, 4) for i in range(81)]
+    best: tuple[int, float, dict[bool, float]] | None = None
+    for same in grid:
+        for cross in grid:
+            margin = {True: same, False: cross}
+            if not all(kept(s, margin) for s in signals if s.answerable):
+                continue
+            refused = sum(not kept(s, margin) for s in signals if not s.answerable)
+            key = (refused, -abs(same - cross), margin)
+            if best is None or key[:2] > best[:2]:
+                best = key
+    assert best is not None, "no margin keeps every answerable question"
+    return best[2]
+
+
+def score(name: str, signals: list[Signal], margin: dict[bool, float]) -> None:
+    ans = [kept(s, margin) for s in signals if s.answerable]
+    oos = [not kept(s, margin) for s in signals if not s.answerable]
+    a = f"answered {sum(ans)}/{len(ans)}" if ans else ""
+    o = f"refused {sum(oos)}/{len(oos)}" if oos else ""
+    print(f"{name:40s} {a:18s} {o}")
+
+
+def odd(qid: str) -> bool:
+    digits = re.findall(r"\d+", qid)
+    return bool(digits) and int(digits[-1]) % 2 == 1
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--lib", type=Path, required=True)
-    ap.add_argument("--in-scope", type=Path, required=True)
-    ap.add_argument("--out-of-scope", type=Path, default=HERE / "data" / "out_of_scope.jsonl")
-    ap.add_argument("--limit", type=int)
+    ap.add_argument("--answerable", type=Path, required=True)
+    ap.add_argument("--out-of-scope", type=Path, required=True)
+    ap.add_argument("--report", type=Path, nargs="*", default=[], help="out-of-scope questions only scored")
     args = ap.parse_args()
     with KnowledgeBase(args.lib) as kb:
         kb.load_model()
-        passages = kb.pending_embeddings() + sum(done for done, _ in kb.embedding_progress().values())
-        floors = {pair: searcher.dense_floor(*pair, passages) for pair in searcher.UNRELATED_COSINE}
-        searcher.FLOOR_RANGE = (-1.0, -1.0)  # floor off: see every candidate
-        inside = signals(kb, args.in_scope, args.limit)
-        outside = signals(kb, args.out_of_scope, None)
-    print(f"{'pair':14} {'answerable min':>15} {'unanswerable max':>17} {'floor':>6}")
-    for pair, floor in floors.items():
-        best_in = [
-            max(s for s, _, p in rows if p == pair) for rows, _ in inside if any(p == pair for *_, p in rows)
-        ]
-        best_out = [
-            max(s for s, _, p in rows if p == pair) for rows, _ in outside if any(p == pair for *_, p in rows)
-        ]
-        lo = f"{min(best_in):.3f}" if best_in else "-"
-        hi = f"{max(best_out):.3f}" if best_out else "-"
-        print(f"{'→'.join(pair):14} {lo:>15} {hi:>17} {floor:6.2f}")
-    a = sum(kept(r, floors) for r in inside) / len(inside)
-    b = sum(not kept(r, floors) for r in outside) / len(outside)
-    print(f"answerable questions keeping a result: {a:.3f}; unanswerable questions refused: {b:.3f}")
+        signals = collect(kb, args.answerable, True) + collect(kb, args.out_of_scope, False)
+        reports = {p.name: collect(kb, p, False) for p in args.report}
+    fitted = fit([s for s in signals if odd(s.qid)])
+    print(f"fitted on odd ids: same language {fitted[True]}, cross language {fitted[False]}")
+    print(
+        f"in kbapp.search.relevance.MARGIN:  same {relevance.MARGIN[True]}, cross {relevance.MARGIN[False]}"
+    )
+    for margin, label in ((fitted, "fitted"), (relevance.MARGIN, "shipped")):
+        score(f"odd ids (fit) [{label}]", [s for s in signals if odd(s.qid)], margin)
+        score(f"even ids (held out) [{label}]", [s for s in signals if not odd(s.qid)], margin)
+        for name, rows in reports.items():
+            for script in Script:
+                part = [s for s in rows if (s.qid.split("_")[1] == script.value)]
+                if part:
+                    score(f"{name} {script.value} [{label}]", part, margin)
 
 
 if __name__ == "__main__":

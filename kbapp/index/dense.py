@@ -186,6 +186,19 @@ class DenseIndex:
         scores = decode_vectors([r[1] for r in rows], self.dimension) @ np.asarray(query, np.float32).ravel()
         return {int(r[0]): float(s) for r, s in zip(rows, scores, strict=True)}
 
+    def vectors(self, ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``(chunk ids, vectors)`` of the given chunks as stored (those without a vector are left out)."""
+        with self._engine.connect() as conn:
+            batches = list(self._read_vectors(conn, np.asarray(ids, np.int64)))
+        if not batches:
+            return np.empty(0, np.int64), np.empty((0, self.dimension), np.float32)
+        return np.concatenate([b[0] for b in batches]), np.concatenate([b[1] for b in batches])
+
+    @property
+    def generation(self) -> int:
+        """The database vector generation the index reflects (-1 before the first sync)."""
+        return self._generation
+
     @property
     def count(self) -> int:
         return self._index.count

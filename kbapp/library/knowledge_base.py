@@ -161,7 +161,7 @@ class KnowledgeBase:
         if reason is not None:
             self.notices.append(f"The vector index was rebuilt from the library ({reason}).")
         self._dense = dense
-        self._searcher.semantic = SemanticRetriever(encoder, dense)
+        self._searcher.semantic = SemanticRetriever(encoder, dense, self.engine)
         return True
 
     def _save_index(self) -> None:

@@ -1,19 +1,14 @@
-"""One search: parse the query, run the retrievers the mode asks for, fuse, assemble, apply the floor.
+"""One search: parse the query, run the retrievers the mode asks for, fuse, assemble, and decide
+whether anything found is relevant at all (``relevance``).
 
-The floor is what makes "nothing relevant found" honest. A question gets results only if at
-least one passage covers enough of its keywords (IDF-weighted, so a rare part number counts for
-more than "time") or has a vector close enough to the question's that it plausibly answers it:
-above a floor that grows with the library, and closer to the question than any of a set of
-everyday sentences is (``unrelated.py``: that yardstick moves with the question). Then the
-ranking is shown as fused, since pruning individual passages cost recall on every development
-set. The thresholds are calibrated against questions no document answers
-(``bench/calibrate_floor.py``). Lexical mode has no floor beyond "matches at least one term".
+Dense retrieval runs per language pool (``pools``), and its cosines are centred on the
+question's mean similarity to each pool before they are blended with BM25, so the passage that
+answers a Chinese question in an English manual competes on how well it matches, not on which
+language it is written in. Lexical mode has no relevance decision beyond "matches a term".
 """
 
 from __future__ import annotations
 
-import math
-import re
 import time
 from collections.abc import Sequence
 
@@ -23,33 +18,21 @@ from sqlalchemy.engine import Connection, Engine
 from kbapp.search.assemble import Candidate, assemble
 from kbapp.search.fusion import score_blend
 from kbapp.search.lexical import lexical_search, term_stats
-from kbapp.search.results import SearchResponse, SearchResult
+from kbapp.search.pools import PoolStats
+from kbapp.search.relevance import relevant
+from kbapp.search.results import SearchResponse
 from kbapp.search.semantic import SemanticRetriever
+from kbapp.text.script import Script, script_of
 from kbapp.text.terms import query_terms, quoted_phrases
 
 MODES = ("hybrid", "lexical", "dense")
 NOTHING_FOUND = "Nothing in the library matches this query."
 NOTHING_RELEVANT = "Nothing relevant found: no passage in the library is close to this question."
 
-# Candidates per retriever, tuned with the blend on the three development sets (bench/tune_fusion.py).
+# Candidates per retriever (per language pool for dense), tuned with the blend on the three
+# single-language development sets (bench/tune_fusion.py).
 LEXICAL_DEPTH = 100
 DENSE_DEPTH = 100
-# When is a passage relevant on meaning alone? multilingual-e5 places unrelated text at levels
-# that depend on the language pair (unrelated Chinese↔Chinese pairs reach 0.82 in a ten-passage
-# library, English↔English 0.77, across the two 0.74) and, like the maximum of any noisy score,
-# the best unrelated passage creeps up with the size of the library, about as sqrt(2 ln N).
-# The floor is that expected best unrelated similarity plus a margin: mean and spread per
-# (query script, passage script) were fitted on a small bilingual library and on the 134-page
-# SDCC manual against 40 everyday questions neither can answer (bench/calibrate_floor.py).
-UNRELATED_COSINE = {  # (mean, spread) of a query's cosine with unrelated passages
-    ("latin", "latin"): (0.679, 0.043),
-    ("cjk", "cjk"): (0.732, 0.043),
-    ("cjk", "latin"): (0.632, 0.048),
-    ("latin", "cjk"): (0.632, 0.048),
-}
-FLOOR_MARGIN = 0.005
-FLOOR_RANGE = (0.76, 0.83)
-COVERAGE_FLOOR = 0.5  # share of the query's keyword weight that makes it relevant on words alone
 
 
 def _allowed_chunks(conn: Connection, document_ids: Sequence[int]) -> np.ndarray:
@@ -63,59 +46,37 @@ def _candidates(
     dense: list[tuple[int, float]],
     semantic: SemanticRetriever | None,
     vector: np.ndarray | None,
+    pool_of: dict[int, Script],
+    pools: dict[Script, PoolStats],
 ) -> list[Candidate]:
     """Fused candidates; in hybrid mode each is scored by both retrievers, and ``why`` says so.
 
     ``lexical`` is the keyword ranking (its first ``LEXICAL_DEPTH``) followed by the BM25 of
-    vector candidates that ranked below that cut.
+    vector candidates that ranked below that cut. ``why`` keeps each passage's raw cosine
+    (``similarity``) and how far it stands out of its pool (``standout``).
     """
     ranked, bm25 = lexical[:LEXICAL_DEPTH], dict(lexical)
     why: dict[int, dict[str, float | int]] = {c: {"bm25": round(score, 4)} for c, score in lexical}
     for rank, (chunk_id, _) in enumerate(ranked, start=1):
         why[chunk_id]["lexical_rank"] = rank
-    for rank, (chunk_id, sim) in enumerate(dense, start=1):
-        why.setdefault(chunk_id, {}).update(dense_rank=rank, similarity=round(sim, 4))
     if semantic is None or vector is None:
         return [Candidate(c, s, dict(why[c])) for c, s in ranked]
-    if not ranked:
-        return [Candidate(c, sim, dict(why[c])) for c, sim in dense]
     cosine = dict(dense)
-    for chunk_id, sim in semantic.similarities(vector, [c for c, _ in ranked if c not in cosine]).items():
-        cosine[chunk_id] = sim
-        why[chunk_id]["similarity"] = round(sim, 4)
-    fused = score_blend(ranked, dense, bm25, cosine)
+    missing = [c for c, _ in ranked if c not in cosine]
+    cosine.update(semantic.similarities(vector, missing))
+    centred: dict[int, float] = {}
+    for chunk_id, sim in cosine.items():
+        script = pool_of.get(chunk_id) or semantic.script_of_chunk(chunk_id) or Script.LATIN
+        pool = pools[script]
+        centred[chunk_id] = pool.centred(sim)
+        why.setdefault(chunk_id, {}).update(similarity=round(sim, 4), standout=round(pool.standout(sim), 3))
+    dense_ranked = sorted(((c, centred[c]) for c, _ in dense), key=lambda hit: -hit[1])
+    for rank, (chunk_id, _) in enumerate(dense_ranked, start=1):
+        why[chunk_id]["dense_rank"] = rank
+    if not ranked:
+        return [Candidate(c, round(score, 6), dict(why[c])) for c, score in dense_ranked]
+    fused = score_blend(ranked, dense_ranked, bm25, centred)
     return [Candidate(c, round(score, 6), dict(why[c])) for c, score in fused]
-
-
-_CJK_RE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
-
-
-def script_of(text: str) -> str:
-    """ "cjk" when CJK characters make up a fair share of the letters, else "latin"."""
-    sample = text[:400]
-    letters = sum(ch.isalpha() for ch in sample) or 1
-    return "cjk" if len(_CJK_RE.findall(sample)) / letters >= 0.3 else "latin"
-
-
-def dense_floor(query_script: str, passage_script: str, passages: int) -> float:
-    mean, spread = UNRELATED_COSINE[query_script, passage_script]
-    floor = mean + spread * math.sqrt(2 * math.log(max(passages, 2))) + FLOOR_MARGIN
-    return min(max(floor, FLOOR_RANGE[0]), FLOOR_RANGE[1])
-
-
-def _relevant(result: SearchResult, query_script: str, passages: int, unrelated: dict[str, float]) -> bool:
-    """Relevant on words (enough of the query's keyword weight), or on meaning: above the floor
-    for the library's size and closer to the question than any everyday sentence in the
-    passage's script is."""
-    similarity = result.why.get("similarity")
-    script = script_of(result.text)
-    if (
-        similarity is not None
-        and similarity >= dense_floor(query_script, script, passages)
-        and similarity > unrelated[script]
-    ):
-        return True
-    return result.why.get("keyword_coverage", 0.0) >= COVERAGE_FLOOR
 
 
 class Searcher:
@@ -138,10 +99,13 @@ class Searcher:
         with self._engine.connect() as conn:
             dense: list[tuple[int, float]] = []
             vector = None
+            pool_of: dict[int, Script] = {}
+            pools: dict[Script, PoolStats] = {}
             if semantic is not None:
                 vector = semantic.embed(query)
                 allowed = _allowed_chunks(conn, document_ids) if document_ids is not None else None
-                dense = semantic.retrieve(vector, DENSE_DEPTH, allowed)
+                dense, pool_of = semantic.retrieve(vector, DENSE_DEPTH, allowed)
+                pools = semantic.pool_stats(vector)
             stats = term_stats(conn, terms)
             lexical: list[tuple[int, float]] = []
             if mode != "dense" or not semantic:
@@ -150,18 +114,16 @@ class Searcher:
                 phrases, also = quoted_phrases(query), [c for c, _ in dense]
                 lexical = lexical_search(conn, rankable, LEXICAL_DEPTH, document_ids, phrases, also)
             weights = stats.weights(terms)
-            results = assemble(conn, _candidates(lexical, dense, semantic, vector), terms, weights, k)
-        if semantic is not None and vector is not None:
-            results = self._apply_floor(query, results, semantic, vector)
+            candidates = _candidates(lexical, dense, semantic, vector, pool_of, pools)
+            results = assemble(conn, candidates, terms, weights, k)
+        if semantic is not None and vector is not None and results:
+            best: dict[Script, float] = {}
+            for chunk_id, sim in dense:
+                script = pool_of[chunk_id]
+                best[script] = max(best.get(script, sim), sim)
+            if not relevant(results, best, semantic.everyday_similarity(vector), script_of(query)):
+                results = []
         if not results and message is None:
             message = NOTHING_RELEVANT if semantic is not None else NOTHING_FOUND
         took = (time.perf_counter() - started) * 1000
         return SearchResponse(query, mode, results, message, took)
-
-    @staticmethod
-    def _apply_floor(
-        query: str, results: list[SearchResult], semantic: SemanticRetriever, vector: np.ndarray
-    ) -> list[SearchResult]:
-        script, passages = script_of(query), semantic.index.count
-        unrelated = semantic.unrelated_similarity(vector)
-        return results if any(_relevant(r, script, passages, unrelated) for r in results) else []

@@ -1,4 +1,5 @@
-"""Dense retrieval: the query embedded by the active pack, matched against that pack's vectors."""
+"""Dense retrieval: the query embedded by the active pack, matched against that pack's vectors,
+one language pool at a time (see ``pools``)."""
 
 from __future__ import annotations
 
@@ -7,9 +8,12 @@ from collections.abc import Sequence
 from typing import Protocol
 
 import numpy as np
+from sqlalchemy.engine import Engine
 
 from kbapp.index.dense import DenseIndex
-from kbapp.search.unrelated import UNRELATED_PASSAGES
+from kbapp.search.everyday import EVERYDAY_PASSAGES
+from kbapp.search.pools import LanguagePools, PoolStats
+from kbapp.text.script import Script
 
 
 class QueryEncoder(Protocol):
@@ -22,35 +26,55 @@ class QueryEncoder(Protocol):
 
 
 class SemanticRetriever:
-    def __init__(self, encoder: QueryEncoder, index: DenseIndex) -> None:
+    def __init__(self, encoder: QueryEncoder, index: DenseIndex, engine: Engine) -> None:
         if encoder.pack_id != index.pack_id:
             raise ValueError("the vector index and the encoder must use the same model pack")
         self.encoder = encoder
         self.index = index
-        self._unrelated: dict[str, np.ndarray] | None = None
-        self._unrelated_lock = threading.Lock()
+        self._pools = LanguagePools(engine, index)
+        self._everyday: dict[Script, np.ndarray] | None = None
+        self._everyday_lock = threading.Lock()
 
     def embed(self, query: str) -> np.ndarray:
         return self.encoder.embed_query(query)
 
     def retrieve(
         self, vector: np.ndarray, limit: int, allowed: np.ndarray | None = None
-    ) -> list[tuple[int, float]]:
-        """``(chunk_id, cosine)`` best first."""
-        return self.index.search(vector, limit, allowed)
+    ) -> tuple[list[tuple[int, float]], dict[int, Script]]:
+        """``(chunk_id, cosine)`` best first, up to ``limit`` from each language pool, and each
+        one's pool. Searching the pools separately keeps the question's own language from
+        filling every place."""
+        self.index.sync()
+        pools = self._pools.current()
+        if len(pools.scripts) <= 1:
+            hits = self.index.search(vector, limit, allowed)
+            return hits, {c: pools.scripts[0] for c, _ in hits} if pools.scripts else {}
+        found: list[tuple[int, float]] = []
+        script: dict[int, Script] = {}
+        for s, members in pools.members.items():
+            within = members if allowed is None else np.intersect1d(members, allowed, assume_unique=True)
+            if len(within):
+                hits = self.index.search(vector, limit, within)
+                found += hits
+                script.update((c, s) for c, _ in hits)
+        return sorted(found, key=lambda hit: -hit[1]), script
+
+    def pool_stats(self, vector: np.ndarray) -> dict[Script, PoolStats]:
+        """How the question relates to each pool (see ``PoolStats``)."""
+        return self._pools.current().stats(vector)
+
+    def script_of_chunk(self, chunk_id: int) -> Script | None:
+        return self._pools.current().script_of_chunk(chunk_id)
+
+    def everyday_similarity(self, vector: np.ndarray) -> dict[Script, float]:
+        """Per script, the question's highest cosine with everyday text no library is about
+        (``EVERYDAY_PASSAGES``, embedded once, on first use)."""
+        with self._everyday_lock:
+            if self._everyday is None:
+                self._everyday = {s: self.encoder.embed_passages(t) for s, t in EVERYDAY_PASSAGES.items()}
+        query = np.asarray(vector, np.float32).ravel()
+        return {script: float(np.max(matrix @ query)) for script, matrix in self._everyday.items()}
 
     def similarities(self, vector: np.ndarray, chunk_ids: list[int]) -> dict[int, float]:
         """Cosine of the query with each given chunk (those without a vector yet are left out)."""
         return self.index.similarities(vector, chunk_ids)
-
-    def unrelated_similarity(self, vector: np.ndarray) -> dict[str, float]:
-        """Per script, the query's highest cosine with everyday text no library is about
-        (``UNRELATED_PASSAGES``, embedded once, on first use): a passage in that script less
-        similar than that is not evidence of anything."""
-        with self._unrelated_lock:
-            if self._unrelated is None:
-                self._unrelated = {
-                    script: self.encoder.embed_passages(texts) for script, texts in UNRELATED_PASSAGES.items()
-                }
-        query = np.asarray(vector, np.float32).ravel()
-        return {script: float(np.max(matrix @ query)) for script, matrix in self._unrelated.items()}

@@ -21,8 +21,8 @@ from functools import lru_cache
 import Stemmer
 
 from kbapp.text.fold import fold, fold_with_map
+from kbapp.text.script import CJK_CHARS as _CJK
 
-_CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af\U00020000-\U0003134f"
 _ALNUM = rf"[^\W_{_CJK}]"
 _TOKEN_RE = re.compile(rf"(?P<cjk>[{_CJK}]+)|(?P<word>{_ALNUM}+(?:[-./_:]{_ALNUM}+)*)")
 _SEPARATORS_RE = re.compile(r"[-./_:]")
@@ -30,31 +30,39 @@ _LETTER_DIGIT_RE = re.compile(r"[^\W\d_]+|\d+")
 
 _STEMMER = Stemmer.Stemmer("english")
 
-# Query-side only: words that carry no meaning for retrieval. The index keeps them (BM25 gives
-# them little weight anyway), so phrases stay intact for highlighting.
+# Query-side only: function words that carry no meaning for retrieval. The index keeps them (BM25
+# gives them little weight anyway), so phrases stay intact for highlighting. Words an engineer
+# searches with are not here even when general-purpose lists have them: "CAN bus", "power off",
+# "no signal", "not responding", "pull up", "over current", "under voltage", "before start-up".
 STOPWORDS = frozenset(
     """
-    a about above after again against all am an and any are as at be because been before being
-    below between both but by can could did do does doing down during each few for from further had
-    has have having he her here hers herself him himself his how i if in into is it its itself just
-    me more most my myself no nor not of off on once only or other our ours ourselves out over own
-    same she should so some such than that the their theirs them themselves then there these they
-    this those through to too under until up very was we were what when where which while who whom
-    why will with would you your yours yourself yourselves
+    a about am an and are as at be because been being both but by could did do does doing during
+    each for from had has have having he her here hers herself him himself his how i if in into is
+    it its itself just me my myself nor of or other our ours ourselves she should so some such than
+    that the their theirs them themselves then there these they this those through to too until
+    very was we were what when where which while who whom why will with would you your yours
+    yourself yourselves
     """.split()  # noqa: SIM905
 )
 
 
 # The CJK counterpart (folded to Simplified): question words never occur in the passage that
-# answers the question, so a bigram that contains one — 哪一, 是谁, 什么, 多久 — only adds noise.
-_CJK_QUESTION_CHARS = frozenset("哪谁吗呢啥么")
+# answers the question, so a bigram that is one — 哪个, 是谁, 什么, 好吗 — only adds noise. A
+# question character pairs with a function character to make one; with any other character it
+# is part of a content word and stays (吗啡 morphine, 哪吒 Nezha, 呢绒 woollen cloth).
+_CJK_QUESTION_CHARS = frozenset("哪谁吗呢啥么幺什怎")  # 幺: 么 after folding
+_CJK_FUNCTION_CHARS = frozenset("是的了个些里儿种一那这多要能会有在好为样")
 _CJK_QUESTION_BIGRAMS = frozenset(["多久", "多少", "几个", "如何", "为何", "何时", "何年", "何处", "怎样"])
 
 
 def _is_stopword(term: str) -> bool:
     if term in STOPWORDS or term in _CJK_QUESTION_BIGRAMS:
         return True
-    return len(term) <= 2 and any(ch in _CJK_QUESTION_CHARS for ch in term)
+    if len(term) == 1:
+        return term in _CJK_QUESTION_CHARS
+    if len(term) == 2 and any(ch in _CJK_QUESTION_CHARS for ch in term):
+        return all(ch in _CJK_QUESTION_CHARS or ch in _CJK_FUNCTION_CHARS for ch in term)
+    return False
 
 
 @lru_cache(maxsize=200_000)

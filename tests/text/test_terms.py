@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from kbapp.text.fold import fold, fold_with_map
 from kbapp.text.terms import fts_match_expression, index_terms, match_terms, query_terms, quoted_phrases
 
@@ -82,3 +84,27 @@ def test_highlight_offsets_survive_expanding_folds() -> None:
     text = "ﬁle ﬁle 曝光"
     spans, _ = match_terms(text, query_terms("曝光"))
     assert [text[s:e] for s, e in spans] == ["曝光"]
+
+
+@pytest.mark.parametrize(
+    ("query", "kept"),
+    [
+        ("CAN bus timeout", "can"),
+        ("power off", "off"),
+        ("no signal", "no"),
+        ("not responding", "not"),
+        ("pull up resistor", "up"),
+        ("over current trip", "over"),
+        ("under voltage alarm", "under"),
+        ("吗啡的剂量", "吗啡"),
+        ("哪吒是谁", "哪咤"),  # folded to the Simplified form the index holds
+    ],
+)
+def test_field_words_are_not_stopwords(query: str, kept: str) -> None:
+    assert kept in [t.text for t in query_terms(query)]
+
+
+def test_question_words_are_still_dropped() -> None:
+    terms = [t.text for t in query_terms("这个是哪个型号 what is the exposure")]
+    assert "哪个" not in terms and "what" not in terms and "the" not in terms
+    assert "型号" in terms and "exposur" in terms

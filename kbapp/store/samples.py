@@ -1,0 +1,31 @@
+"""Reads that let search see the library as a whole: each document's opening text, and which
+document every embedded passage belongs to. Search groups passages by language with them."""
+
+from __future__ import annotations
+
+import numpy as np
+from sqlalchemy.engine import Connection
+
+OPENING_PAGES = 8  # enough to tell a Chinese manual that quotes English code from an English one
+
+
+def document_openings(conn: Connection, chars: int) -> dict[int, str]:
+    """The first ``chars`` characters of each document's first pages."""
+    rows = conn.exec_driver_sql(
+        "SELECT document_id, substr(group_concat(text, ' '), 1, ?) FROM "
+        "(SELECT document_id, text FROM pages WHERE page_index < ? ORDER BY document_id, page_index) "
+        "GROUP BY document_id",
+        (chars, OPENING_PAGES),
+    )
+    return {int(doc_id): text or "" for doc_id, text in rows}
+
+
+def embedded_passages(conn: Connection, pack_id: str) -> tuple[np.ndarray, np.ndarray]:
+    """``(chunk ids, their document ids)`` of every passage with a vector from ``pack_id``, by chunk id."""
+    rows = conn.exec_driver_sql(
+        "SELECT v.chunk_id, c.document_id FROM vectors v JOIN chunks c ON c.id = v.chunk_id "
+        "WHERE v.pack_id = ? ORDER BY v.chunk_id",
+        (pack_id,),
+    ).all()
+    data = np.array(rows, dtype=np.int64).reshape(-1, 2)
+    return data[:, 0].copy(), data[:, 1].copy()
