@@ -72,7 +72,7 @@ def main() -> None:
             text = q["text"]
             terms = query_terms(text)
             vector = semantic.embed(text)
-            den = semantic.retrieve(vector, args.depth)
+            den, _ = semantic.retrieve(vector, args.depth)
             # Both retrievers' scores for every candidate, as the searcher completes them.
             also = [c for c, _ in den]
             lex = lexical_search(conn, terms, args.depth, phrases=quoted_phrases(text), also=also)
