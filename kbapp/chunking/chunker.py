@@ -18,7 +18,7 @@ import re
 from dataclasses import dataclass, replace
 
 from kbapp.chunking.splitter import TokenCounter, split_to_budget
-from kbapp.ingest.model import BlockKind, Page, ParsedDocument
+from kbapp.ingest.document import BlockKind, Page, ParsedDocument
 
 _SPACE_RE = re.compile(r"\s+")
 

@@ -413,7 +413,7 @@ class MainWindow(QMainWindow):
         self._show_notices()
         if report.error:
             self.notice.show_notice(report.error)
-        from kbapp.library.importer import Outcome
+        from kbapp.importing.importer import Outcome
 
         counts = {outcome: sum(1 for f in report.files if f.outcome is outcome) for outcome in Outcome}
         added = counts[Outcome.IMPORTED] + counts[Outcome.UPDATED]

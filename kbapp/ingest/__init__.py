@@ -13,8 +13,7 @@ import logging
 from collections.abc import Callable
 from pathlib import Path
 
-from kbapp.ingest.errors import ingest_error
-from kbapp.ingest.model import (
+from kbapp.ingest.document import (
     Block,
     BlockKind,
     IngestError,
@@ -22,6 +21,7 @@ from kbapp.ingest.model import (
     Page,
     ParsedDocument,
 )
+from kbapp.ingest.errors import ingest_error
 from kbapp.ingest.sniff import SUFFIX_FORMATS, Format, sniff
 from kbapp.ingest.source import read_head
 
@@ -40,7 +40,7 @@ __all__ = [
 SUPPORTED_SUFFIXES: frozenset[str] = frozenset(SUFFIX_FORMATS)
 
 # Readers are imported on first use: PyMuPDF, lxml, BeautifulSoup and python-docx together take
-# about a second to import, which commands that only need ``kbapp.ingest.model`` must not pay.
+# about a second to import, which commands that only need ``kbapp.ingest.document`` must not pay.
 _READERS: dict[Format, tuple[str, str]] = {
     Format.PDF: ("kbapp.ingest.pdf", "parse_pdf"),
     Format.DOCX: ("kbapp.ingest.docx", "parse_docx"),

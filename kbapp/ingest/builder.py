@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from kbapp.ingest.model import Block, BlockKind, Page
+from kbapp.ingest.document import Block, BlockKind, Page
 from kbapp.ingest.textnorm import clean_text, collapse_spaces, tidy_lines
 
 BLOCK_SEPARATOR = "\n\n"

@@ -30,8 +30,8 @@ from pathlib import Path
 
 from charset_normalizer import from_bytes
 
+from kbapp.ingest.document import IngestErrorKind
 from kbapp.ingest.errors import ingest_error
-from kbapp.ingest.model import IngestErrorKind
 from kbapp.ingest.textnorm import is_cjk
 
 BOMS: tuple[tuple[bytes, str], ...] = (

@@ -22,8 +22,8 @@ from docx.oxml.ns import qn
 from lxml import etree
 
 from kbapp.ingest.builder import PageBuilder
+from kbapp.ingest.document import BlockKind, IngestError, IngestErrorKind, ParsedDocument
 from kbapp.ingest.errors import ingest_error
-from kbapp.ingest.model import BlockKind, IngestError, IngestErrorKind, ParsedDocument
 from kbapp.ingest.textnorm import collapse_spaces
 from kbapp.ingest.ziputil import open_archive
 

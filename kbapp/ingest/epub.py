@@ -18,9 +18,9 @@ from lxml import etree
 
 from kbapp.ingest.builder import PageBuilder
 from kbapp.ingest.decoding import decode_declared
+from kbapp.ingest.document import BlockKind, IngestErrorKind, ParsedDocument
 from kbapp.ingest.errors import ingest_error
 from kbapp.ingest.html import add_body, declared_encoding, parse_markup
-from kbapp.ingest.model import BlockKind, IngestErrorKind, ParsedDocument
 from kbapp.ingest.textnorm import collapse_spaces
 from kbapp.ingest.ziputil import open_archive, read_member
 

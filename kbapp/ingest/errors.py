@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from kbapp.ingest.model import IngestError, IngestErrorKind
+from kbapp.ingest.document import IngestError, IngestErrorKind
 
 
 def ingest_error(kind: IngestErrorKind, path: Path, reason: str) -> IngestError:

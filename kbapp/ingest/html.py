@@ -26,8 +26,8 @@ from bs4 import (
 
 from kbapp.ingest.builder import PageBuilder
 from kbapp.ingest.decoding import decode_declared
+from kbapp.ingest.document import BlockKind, IngestErrorKind, ParsedDocument
 from kbapp.ingest.errors import ingest_error
-from kbapp.ingest.model import BlockKind, IngestErrorKind, ParsedDocument
 from kbapp.ingest.source import read_all
 from kbapp.ingest.textnorm import collapse_spaces, is_cjk
 

@@ -14,8 +14,8 @@ from pathlib import Path
 
 from kbapp.ingest.builder import PageBuilder
 from kbapp.ingest.decoding import decode_text
+from kbapp.ingest.document import BlockKind, IngestErrorKind, ParsedDocument
 from kbapp.ingest.errors import ingest_error
-from kbapp.ingest.model import BlockKind, IngestErrorKind, ParsedDocument
 from kbapp.ingest.source import read_all
 from kbapp.ingest.textnorm import clean_text
 

@@ -20,8 +20,8 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from kbapp.ingest.document import BlockKind, IngestErrorKind, Page, ParsedDocument
 from kbapp.ingest.errors import ingest_error
-from kbapp.ingest.model import BlockKind, IngestErrorKind, Page, ParsedDocument
 from kbapp.ingest.pdf_blocks import (
     PageContext,
     Unit,

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from kbapp.ingest.builder import PageBuilder
-from kbapp.ingest.model import BlockKind, Page
+from kbapp.ingest.document import BlockKind, Page
 from kbapp.ingest.pdf_headings import Style, font_heading, is_toc_entry, line_style, match_outline
 from kbapp.ingest.pdf_layout import MONO_ADVANCE, Fragment, Line, build_lines
 from kbapp.ingest.pdf_tables import Table

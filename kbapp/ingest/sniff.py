@@ -25,8 +25,8 @@ from pathlib import Path
 
 from kbapp.ingest import ole2
 from kbapp.ingest.decoding import bom_encoding, looks_binary
+from kbapp.ingest.document import IngestError, IngestErrorKind
 from kbapp.ingest.errors import ingest_error
-from kbapp.ingest.model import IngestError, IngestErrorKind
 
 
 class Format(StrEnum):

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from kbapp.ingest.document import IngestError, IngestErrorKind
 from kbapp.ingest.errors import human_size, ingest_error
-from kbapp.ingest.model import IngestError, IngestErrorKind
 
 HEAD_SIZE = 8 * 1024
 # Text, Markdown and HTML are held in memory whole; beyond this it is a log dump, not a manual.

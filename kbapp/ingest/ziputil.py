@@ -12,8 +12,8 @@ import zipfile
 import zlib
 from pathlib import Path
 
+from kbapp.ingest.document import IngestErrorKind
 from kbapp.ingest.errors import human_size, ingest_error
-from kbapp.ingest.model import IngestErrorKind
 
 MAX_EXPANDED_BYTES = 200 * 1024 * 1024
 MAX_MEMBERS = 20_000

@@ -1,7 +1,8 @@
-"""The library façade and the import pipeline behind it.
+"""The library façade: ``KnowledgeBase``, the one object the CLI, the GUI and the tests drive,
+and where a library lives on disk.
 
-``KnowledgeBase`` is imported on first use: the parse worker process imports modules of this
-package and must not pay for loading the whole façade (SQLAlchemy, FAISS, search).
+``KnowledgeBase`` is imported on first use: ``kbapp.library.paths`` is needed before the window
+paints and must not pay for loading the whole façade (SQLAlchemy, FAISS, search).
 """
 
 from __future__ import annotations

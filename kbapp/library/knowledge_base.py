@@ -28,22 +28,23 @@ from sqlalchemy.exc import DBAPIError
 
 from kbapp.chunking import ChunkingConfig
 from kbapp.embedding import default_pack_dir
-from kbapp.index.dense import DenseIndex
-from kbapp.ingest import parse_file
-from kbapp.library import embedding_job, verify
-from kbapp.library.copies import CopyStore
-from kbapp.library.discovery import discover
-from kbapp.library.import_run import (
+from kbapp.embedding.handle import ModelHandle
+from kbapp.importing import embedding_job
+from kbapp.importing.copies import CopyStore
+from kbapp.importing.discovery import discover
+from kbapp.importing.import_run import (
     ImportProgress,
     ImportReport,
     InterruptedImport,
     RunContext,
     run_files,
 )
-from kbapp.library.model import ModelHandle
-from kbapp.library.parse_worker import ParseLimits, ParseWorker
-from kbapp.library.reading import InProcessReader, Parser, Reader
-from kbapp.library.recovery import Damage, move_aside, open_library, plan_rebuild
+from kbapp.importing.parse_worker import ParseLimits, ParseWorker
+from kbapp.importing.reading import InProcessReader, Parser, Reader
+from kbapp.index.dense import DenseIndex
+from kbapp.ingest import parse_file
+from kbapp.maintenance import verify
+from kbapp.maintenance.recovery import Damage, move_aside, open_library, plan_rebuild
 from kbapp.search.results import SearchResponse
 from kbapp.search.searcher import Searcher
 from kbapp.search.semantic import SemanticRetriever

@@ -16,7 +16,7 @@ from sqlalchemy import delete, func, insert, select
 from sqlalchemy.engine import Connection
 
 from kbapp.chunking import Chunk
-from kbapp.ingest.model import Page
+from kbapp.ingest.document import Page
 from kbapp.store.schema import chunks, documents, pages
 from kbapp.text.terms import index_terms
 

@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 
 from kbapp.chunking import ChunkingConfig, chunk_document
 from kbapp.chunking.chunker import span_text
-from kbapp.chunking.tokens import estimate_tokens
-from kbapp.ingest.model import Block, BlockKind, Page, ParsedDocument
+from kbapp.chunking.estimate import estimate_tokens
+from kbapp.ingest.document import Block, BlockKind, Page, ParsedDocument
 
 CFG = ChunkingConfig()
 

@@ -7,7 +7,7 @@ import time
 from pathlib import Path
 
 from kbapp.ingest import parse_file
-from kbapp.ingest.model import ParsedDocument
+from kbapp.ingest.document import ParsedDocument
 
 DELAY_S = 0.05
 

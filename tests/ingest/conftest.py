@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 import pytest
 
-from kbapp.ingest.model import BlockKind, ParsedDocument
+from kbapp.ingest.document import BlockKind, ParsedDocument
 
 _WHITESPACE = re.compile(r"\s+")
 

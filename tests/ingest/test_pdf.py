@@ -9,7 +9,7 @@ import pymupdf
 import pytest
 
 from kbapp.ingest import IngestError, IngestErrorKind, parse_file
-from kbapp.ingest.model import BlockKind
+from kbapp.ingest.document import BlockKind
 
 WIDTH, HEIGHT = 595, 842
 LEFT_COLUMN = (

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from kbapp.importing.importer import Outcome
 from kbapp.library import KnowledgeBase
-from kbapp.library.importer import Outcome
 
 
 @pytest.fixture

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from kbapp.importing.parse_worker import ParseLimits
 from kbapp.library import KnowledgeBase
-from kbapp.library.parse_worker import ParseLimits
 from tests.reliability.conftest import hits
 from tests.reliability.corpus import Case, build_bad_corpus, write_good
 

@@ -14,11 +14,11 @@ import psutil
 import pytest
 
 from kbapp.chunking import ChunkingConfig
-from kbapp.chunking.tokens import estimate_tokens
+from kbapp.chunking.estimate import estimate_tokens
+from kbapp.importing.parse_worker import ParseLimits, ParseWorker
+from kbapp.importing.reading import ImportCancelled
 from kbapp.ingest import IngestError, IngestErrorKind
 from kbapp.library import KnowledgeBase
-from kbapp.library.parse_worker import ParseLimits, ParseWorker
-from kbapp.library.reading import ImportCancelled
 from tests.reliability.chaos import chaos_parse
 from tests.reliability.conftest import REPO, hits
 
@@ -89,8 +89,8 @@ def test_worker_exits_when_the_importer_is_killed(tmp_path: Path) -> None:
         from pathlib import Path
         sys.path.insert(0, {str(REPO)!r})
         from kbapp.chunking import ChunkingConfig
-        from kbapp.chunking.tokens import estimate_tokens
-        from kbapp.library.parse_worker import ParseLimits, ParseWorker
+        from kbapp.chunking.estimate import estimate_tokens
+        from kbapp.importing.parse_worker import ParseLimits, ParseWorker
         from tests.reliability.chaos import chaos_parse
         if __name__ == "__main__":
             limits = ParseLimits(seconds=600)

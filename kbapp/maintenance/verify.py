@@ -14,11 +14,11 @@ from pathlib import Path, PurePath
 
 from sqlalchemy.engine import Engine
 
+from kbapp.importing.catalogue import CatalogueEntry
+from kbapp.importing.copies import FILES_DIR, CopyStore, SourceProblem
+from kbapp.importing.importer import file_digest
 from kbapp.index.dense import database_state
 from kbapp.index.vector_index import IndexMismatch, VectorIndex
-from kbapp.library.catalogue import CatalogueEntry
-from kbapp.library.copies import FILES_DIR, CopyStore, SourceProblem
-from kbapp.library.importer import file_digest
 from kbapp.store.checks import named_files
 from kbapp.store.database import write_transaction
 

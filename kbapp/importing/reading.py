@@ -12,7 +12,7 @@ from pathlib import Path
 
 from kbapp.chunking import Chunk, ChunkingConfig, chunk_document
 from kbapp.chunking.splitter import TokenCounter
-from kbapp.ingest.model import IngestError, IngestErrorKind, Page, ParsedDocument
+from kbapp.ingest.document import IngestError, IngestErrorKind, Page, ParsedDocument
 
 Parser = Callable[[Path], ParsedDocument]
 

@@ -15,9 +15,9 @@ from typing import NamedTuple
 
 from sqlalchemy.engine import Engine
 
-from kbapp.library.copies import CopyStore
-from kbapp.library.importer import FileReport, Outcome, import_file
-from kbapp.library.reading import ImportCancelled, Reader
+from kbapp.importing.copies import CopyStore
+from kbapp.importing.importer import FileReport, Outcome, import_file
+from kbapp.importing.reading import ImportCancelled, Reader
 from kbapp.store import journal
 from kbapp.store.database import write_transaction
 

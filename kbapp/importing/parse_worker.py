@@ -42,9 +42,9 @@ import psutil
 
 from kbapp.chunking import ChunkingConfig
 from kbapp.chunking.splitter import TokenCounter
-from kbapp.ingest.model import IngestError, IngestErrorKind, ParsedDocument
-from kbapp.library.reading import ImportCancelled, Parser, ReadResult, chunked, crash_error
-from kbapp.library.tokens import token_counter
+from kbapp.embedding.budget import token_counter
+from kbapp.importing.reading import ImportCancelled, Parser, ReadResult, chunked, crash_error
+from kbapp.ingest.document import IngestError, IngestErrorKind, ParsedDocument
 
 _LINUX_RLIMIT = sys.platform.startswith("linux")
 # Documents with more text than this are chunked in the worker (some seconds of chunking).

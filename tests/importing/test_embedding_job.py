@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from kbapp.library.embedding_job import passage_for_embedding
+from kbapp.importing.embedding_job import passage_for_embedding
 
 
 def test_a_short_passage_gets_its_title_and_heading_path() -> None:

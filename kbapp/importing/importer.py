@@ -22,9 +22,9 @@ from pathlib import Path
 
 from sqlalchemy.engine import Engine
 
-from kbapp.ingest.model import IngestError, IngestErrorKind
-from kbapp.library.copies import CopyStore, SourceProblem
-from kbapp.library.reading import Reader, ReadResult
+from kbapp.importing.copies import CopyStore, SourceProblem
+from kbapp.importing.reading import Reader, ReadResult
+from kbapp.ingest.document import IngestError, IngestErrorKind
 from kbapp.store import repository
 from kbapp.store.database import write_transaction
 

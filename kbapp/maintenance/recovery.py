@@ -20,8 +20,8 @@ from pathlib import Path
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import DBAPIError
 
+from kbapp.importing.copies import CopyStore
 from kbapp.index.atomic import fsync_dir
-from kbapp.library.copies import CopyStore
 from kbapp.store.checks import sqlite_check
 from kbapp.store.database import open_engine
 from kbapp.store.errors import StorageError, StorageProblem, is_damage

@@ -10,8 +10,8 @@ from pathlib import Path
 
 from tokenizers import Tokenizer
 
+from kbapp.chunking.estimate import estimate_tokens
 from kbapp.chunking.splitter import TokenCounter
-from kbapp.chunking.tokens import estimate_tokens
 from kbapp.embedding.tokens import plain_tokenizer
 
 

@@ -17,8 +17,8 @@ from pathlib import Path
 
 from sqlalchemy.engine import Engine
 
+from kbapp.importing.catalogue import CATALOGUE, Catalogue
 from kbapp.index.atomic import atomic_write, fsync_dir
-from kbapp.library.catalogue import CATALOGUE, Catalogue
 
 FILES_DIR = "files"
 _SUFFIX = re.compile(r"\.[A-Za-z0-9]{1,10}")

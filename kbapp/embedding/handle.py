@@ -13,11 +13,11 @@ from pathlib import Path
 
 from tokenizers import Tokenizer
 
+from kbapp.chunking.estimate import estimate_tokens
 from kbapp.chunking.splitter import TokenCounter
-from kbapp.chunking.tokens import estimate_tokens
 from kbapp.embedding import Encoder, PackError, load_pack
+from kbapp.embedding.budget import counter_for, load_tokenizer
 from kbapp.embedding.pack import ModelPack
-from kbapp.library.tokens import counter_for, load_tokenizer
 
 
 class ModelHandle:
