@@ -28,6 +28,7 @@ from sqlalchemy.exc import DBAPIError
 
 from kbapp.chunking import ChunkingConfig
 from kbapp.embedding import default_pack_dir
+from kbapp.grouping.collections import Collections, restrict
 from kbapp.index.dense import DenseIndex
 from kbapp.ingest import parse_file
 from kbapp.library import embedding_job, verify
@@ -47,6 +48,8 @@ from kbapp.library.recovery import Damage, move_aside, open_library, plan_rebuil
 from kbapp.search.results import SearchResponse
 from kbapp.search.searcher import Searcher
 from kbapp.search.semantic import SemanticRetriever
+from kbapp.sources.apply import Target
+from kbapp.sources.watched import WatchedFolders
 from kbapp.store import journal, repository
 from kbapp.store.checks import CheckReport, check_database
 from kbapp.store.database import write_transaction
@@ -116,6 +119,11 @@ class KnowledgeBase:
         self._autoload = autoload_model
         self._model_lock = threading.Lock()
         self._active_jobs: set[int] = set()
+        self.collections = Collections(lambda: self.engine)
+        self.sources = WatchedFolders(
+            lambda: Target(self.engine, self.copies, self.keep_copies, self._reader, self.remove),
+            self.data_dir,
+        )
         engine, damage = open_library(self.data_dir / DB_NAME, read_only=self.read_only)
         self._attach(engine)
         if damage is not None:
@@ -377,8 +385,16 @@ class KnowledgeBase:
     # -- reading the library --------------------------------------------------------------------
 
     def search(
-        self, query: str, k: int = 10, mode: str = "hybrid", document_ids: Sequence[int] | None = None
+        self,
+        query: str,
+        k: int = 10,
+        mode: str = "hybrid",
+        document_ids: Sequence[int] | None = None,
+        collections: Sequence[str] | None = None,
     ) -> SearchResponse:
+        """``collections``: only documents in any of these (``CollectionError`` names an unknown one)."""
+        if collections:
+            document_ids = restrict(document_ids, self.collections.document_ids(collections))
         wanted = mode != "lexical" and self._autoload and self._searcher.semantic is None
         # Never wait for a load another thread is doing (a rebuild can take a while): answer with
         # keywords meanwhile.
