@@ -29,6 +29,7 @@ from sqlalchemy.exc import DBAPIError
 from kbapp.chunking import ChunkingConfig
 from kbapp.embedding import default_pack_dir
 from kbapp.embedding.handle import ModelHandle
+from kbapp.grouping.collections import Collections, restrict
 from kbapp.importing import embedding_job
 from kbapp.importing.copies import CopyStore
 from kbapp.importing.discovery import discover
@@ -48,6 +49,8 @@ from kbapp.maintenance.recovery import Damage, move_aside, open_library, plan_re
 from kbapp.search.results import SearchResponse
 from kbapp.search.searcher import Searcher
 from kbapp.search.semantic import SemanticRetriever
+from kbapp.sources.apply import Target
+from kbapp.sources.watched import WatchedFolders
 from kbapp.store import journal, repository
 from kbapp.store.checks import CheckReport, check_database
 from kbapp.store.database import write_transaction
@@ -117,6 +120,11 @@ class KnowledgeBase:
         self._autoload = autoload_model
         self._model_lock = threading.Lock()
         self._active_jobs: set[int] = set()
+        self.collections = Collections(lambda: self.engine)
+        self.sources = WatchedFolders(
+            lambda: Target(self.engine, self.copies, self.keep_copies, self._reader, self.remove),
+            self.data_dir,
+        )
         engine, damage = open_library(self.data_dir / DB_NAME, read_only=self.read_only)
         self._attach(engine)
         if damage is not None:
@@ -378,8 +386,16 @@ class KnowledgeBase:
     # -- reading the library --------------------------------------------------------------------
 
     def search(
-        self, query: str, k: int = 10, mode: str = "hybrid", document_ids: Sequence[int] | None = None
+        self,
+        query: str,
+        k: int = 10,
+        mode: str = "hybrid",
+        document_ids: Sequence[int] | None = None,
+        collections: Sequence[str] | None = None,
     ) -> SearchResponse:
+        """``collections``: only documents in any of these (``CollectionError`` names an unknown one)."""
+        if collections:
+            document_ids = restrict(document_ids, self.collections.document_ids(collections))
         wanted = mode != "lexical" and self._autoload and self._searcher.semantic is None
         # Never wait for a load another thread is doing (a rebuild can take a while): answer with
         # keywords meanwhile.
