@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from kbapp.search.results import SearchResult
+from kbapp.contract import SearchResult
 
 _SEARCH_BACK = 6  # pages before the cited one where a long passage may have started
 

@@ -13,15 +13,14 @@ caller stops the import and says so.
 
 from __future__ import annotations
 
-import hashlib
 import os
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from enum import StrEnum
 from pathlib import Path
 
 from sqlalchemy.engine import Engine
 
+from kbapp.contract import DocumentStatus, FileReport, Outcome
+from kbapp.hashing import sha256_file
 from kbapp.importing.copies import CopyStore, SourceProblem
 from kbapp.importing.reading import Reader, ReadResult
 from kbapp.ingest.document import IngestError, IngestErrorKind
@@ -29,38 +28,6 @@ from kbapp.store import repository
 from kbapp.store.database import write_transaction
 
 _UNREADABLE = str(IngestErrorKind.UNREADABLE)
-
-
-class Outcome(StrEnum):
-    IMPORTED = "imported"
-    UPDATED = "updated"
-    UNCHANGED = "unchanged"
-    DUPLICATE = "duplicate"
-    FAILED = "failed"
-
-
-@dataclass(slots=True)
-class FileReport:
-    path: str
-    outcome: Outcome
-    message: str
-    doc_id: int | None = None
-    chunks: int = 0
-    pages: int | None = None
-    warnings: list[str] = field(default_factory=list)
-    kind: str | None = None  # why a file failed, an ``IngestErrorKind`` value when the reader said
-
-    @property
-    def ok(self) -> bool:
-        return self.outcome is not Outcome.FAILED
-
-
-def file_digest(path: Path) -> str:
-    h = hashlib.sha256()
-    with path.open("rb") as f:
-        while block := f.read(1 << 20):
-            h.update(block)
-    return h.hexdigest()
 
 
 def _fail(
@@ -107,17 +74,17 @@ def import_file(
         existing = repository.find_by_path(conn, key)
     if (
         existing is not None
-        and existing.status == "ready"
+        and existing.status == DocumentStatus.READY
         and existing.size == st.st_size
         and existing.mtime == st.st_mtime
     ):
         return FileReport(key, Outcome.UNCHANGED, f"{name}: unchanged", existing.id, existing.chunk_count)
     try:
-        digest = file_digest(read_path)
+        digest = sha256_file(read_path)
     except OSError as err:
         return FileReport(key, Outcome.FAILED, f"{name}: cannot read file ({err.strerror})", kind=_UNREADABLE)
     facts = repository.FileFacts(key, digest, st.st_size, st.st_mtime)
-    if existing is not None and existing.status == "ready" and existing.content_hash == digest:
+    if existing is not None and existing.status == DocumentStatus.READY and existing.content_hash == digest:
         return FileReport(key, Outcome.UNCHANGED, f"{name}: unchanged", existing.id, existing.chunk_count)
     with engine.connect() as conn:
         twin = repository.find_ready_by_hash(conn, digest)
@@ -156,7 +123,11 @@ def import_file(
         )
     if copies is not None and existing is not None and existing.copy_path not in (None, copy_path):
         copies.release(engine, [existing.copy_path])
-    outcome = Outcome.UPDATED if existing is not None and existing.status == "ready" else Outcome.IMPORTED
+    outcome = (
+        Outcome.UPDATED
+        if existing is not None and existing.status == DocumentStatus.READY
+        else Outcome.IMPORTED
+    )
     pages = f", {doc.page_count} pages" if doc.page_count else ""
     note = "; " + "; ".join(doc.warnings) if doc.warnings else ""
     return FileReport(

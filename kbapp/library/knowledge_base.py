@@ -27,25 +27,26 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import DBAPIError
 
 from kbapp.chunking import ChunkingConfig
+from kbapp.contract import (
+    DocumentRecord,
+    ImportProgress,
+    ImportReport,
+    InterruptedImport,
+    Outcome,
+    SearchResponse,
+)
 from kbapp.embedding import default_pack_dir
 from kbapp.embedding.handle import ModelHandle
 from kbapp.importing import embedding_job
 from kbapp.importing.copies import CopyStore
 from kbapp.importing.discovery import discover
-from kbapp.importing.import_run import (
-    ImportProgress,
-    ImportReport,
-    InterruptedImport,
-    RunContext,
-    run_files,
-)
+from kbapp.importing.import_run import RunContext, run_files
 from kbapp.importing.parse_worker import ParseLimits, ParseWorker
 from kbapp.importing.reading import InProcessReader, Parser, Reader
 from kbapp.index.dense import DenseIndex
 from kbapp.ingest import parse_file
 from kbapp.maintenance import verify
 from kbapp.maintenance.recovery import Damage, move_aside, open_library, plan_rebuild
-from kbapp.search.results import SearchResponse
 from kbapp.search.searcher import Searcher
 from kbapp.search.semantic import SemanticRetriever
 from kbapp.store import journal, repository
@@ -60,7 +61,7 @@ from kbapp.store.errors import (
 )
 from kbapp.store.repair import repair_database
 
-__all__ = ["DB_NAME", "ImportProgress", "ImportReport", "InterruptedImport", "KnowledgeBase", "ParseLimits"]
+__all__ = ["DB_NAME", "KnowledgeBase", "ParseLimits"]
 
 DB_NAME = "library.sqlite3"
 _DEFAULT = object()
@@ -109,7 +110,7 @@ class KnowledgeBase:
         self.read_only = not folder_writable(self.data_dir)
         self.copies = CopyStore(self.data_dir)
         self.keep_copies = keep_copies
-        self.model = ModelHandle(default_pack_dir() if pack_dir is _DEFAULT else pack_dir)  # type: ignore[arg-type]
+        self.model = ModelHandle(default_pack_dir() if pack_dir is _DEFAULT else pack_dir)
         self._parse = parse
         self._chunking = chunking or ChunkingConfig()
         self._limits = parse_limits
@@ -136,7 +137,9 @@ class KnowledgeBase:
     def _queue_rebuild(self, damage: Damage) -> None:
         plan = plan_rebuild(damage.kept_as, self.copies)
         with write_transaction(self.engine) as conn:
-            journal.start_job(conn, "recovery", plan.files, [(p, "failed", why) for p, why in plan.lost])
+            journal.start_job(
+                conn, "recovery", plan.files, [(p, Outcome.FAILED, why) for p, why in plan.lost]
+            )
         self.notices.append(
             f"The library file was damaged ({damage.reason}); it was kept as {damage.kept_as.name} and the "
             f"library is being rebuilt from {plan.summary()}."
@@ -145,9 +148,24 @@ class KnowledgeBase:
     # -- the model and the vector index ---------------------------------------------------------
 
     def load_model(self) -> bool:
-        """Load the encoder and open (or rebuild) the vector index; False if there is no usable pack."""
+        """Load the encoder and open (or rebuild) the vector index; False if there is no usable pack.
+
+        The chunking tokenizer is loaded too: that holds the GIL for a second or more, which would
+        otherwise freeze a window at the start of its first import."""
         with self._model_lock:
-            return self._load_model()
+            loaded = self._load_model()
+        self.model.token_counter()
+        return loaded
+
+    @property
+    def model_available(self) -> bool:
+        """A verified model pack is installed (the first answer hashes its files)."""
+        return self.model.available
+
+    @property
+    def model_problem(self) -> str | None:
+        """Why semantic search is unavailable, in words for the user; None when it is not."""
+        return self.model.problem
 
     def _load_model(self) -> bool:
         if self._searcher.semantic is not None:
@@ -390,7 +408,7 @@ class KnowledgeBase:
                 self._model_lock.release()
         return self._searcher.search(query, k, mode, document_ids)
 
-    def documents(self) -> list[repository.DocumentRecord]:
+    def documents(self) -> list[DocumentRecord]:
         with self.engine.connect() as conn:
             return repository.list_documents(conn)
 
@@ -413,7 +431,7 @@ class KnowledgeBase:
     def remove(self, doc_ids: Iterable[int]) -> int:
         """Remove documents (and their kept copies, unless another document shares them)."""
         self._writable()
-        removed: list[repository.DocumentRecord] = []
+        removed: list[DocumentRecord] = []
         try:
             with write_transaction(self.engine) as conn:
                 for doc_id in doc_ids:

@@ -14,9 +14,10 @@ from pathlib import Path, PurePath
 
 from sqlalchemy.engine import Engine
 
+from kbapp.contract import DocumentStatus
+from kbapp.hashing import sha256_file
 from kbapp.importing.catalogue import CatalogueEntry
 from kbapp.importing.copies import FILES_DIR, CopyStore, SourceProblem
-from kbapp.importing.importer import file_digest
 from kbapp.index.dense import database_state
 from kbapp.index.vector_index import IndexMismatch, VectorIndex
 from kbapp.store.checks import named_files
@@ -67,7 +68,7 @@ def check_copies(engine: Engine, copies: CopyStore, *, full: bool) -> CopyCheck:
         ).all()
     referenced = {r.copy_path for r in rows if r.copy_path}
     for r in rows:
-        if r.status != "ready":
+        if r.status != DocumentStatus.READY:
             continue
         if r.copy_path is None:
             result.without.append((r.path, r.content_hash))
@@ -75,7 +76,7 @@ def check_copies(engine: Engine, copies: CopyStore, *, full: bool) -> CopyCheck:
         copy = copies.resolve(r.copy_path)
         if not copy.is_file():
             result.missing.append((r.path, r.content_hash, r.copy_path))
-        elif full and file_digest(copy) != r.content_hash:
+        elif full and sha256_file(copy) != r.content_hash:
             result.damaged.append((r.path, r.content_hash, r.copy_path))
     result.unused = [rel for rel in copies.stored() if rel not in referenced]
     result.stale = stale_temp_files(copies.data_dir)
@@ -97,7 +98,7 @@ def stale_temp_files(data_dir: Path) -> list[Path]:
 
 def _original_matches(path: str, sha256: str) -> bool:
     try:
-        return Path(path).is_file() and file_digest(Path(path)) == sha256
+        return Path(path).is_file() and sha256_file(Path(path)) == sha256
     except OSError:
         return False
 

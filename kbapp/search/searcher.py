@@ -20,20 +20,21 @@ from collections.abc import Sequence
 import numpy as np
 from sqlalchemy.engine import Connection, Engine
 
+from kbapp.contract import (
+    DENSE_DEPTH,
+    LEXICAL_DEPTH,
+    MODES,
+    NOTHING_FOUND,
+    NOTHING_RELEVANT,
+    SearchResponse,
+    SearchResult,
+)
 from kbapp.search.assemble import Candidate, assemble
 from kbapp.search.fusion import score_blend
 from kbapp.search.lexical import lexical_search, term_stats
-from kbapp.search.results import SearchResponse, SearchResult
 from kbapp.search.semantic import SemanticRetriever
 from kbapp.text.terms import query_terms, quoted_phrases
 
-MODES = ("hybrid", "lexical", "dense")
-NOTHING_FOUND = "Nothing in the library matches this query."
-NOTHING_RELEVANT = "Nothing relevant found: no passage in the library is close to this question."
-
-# Candidates per retriever, tuned with the blend on the three development sets (bench/tune_fusion.py).
-LEXICAL_DEPTH = 100
-DENSE_DEPTH = 100
 # When is a passage relevant on meaning alone? multilingual-e5 places unrelated text at levels
 # that depend on the language pair (unrelated Chinese↔Chinese pairs reach 0.82 in a ten-passage
 # library, English↔English 0.77, across the two 0.74) and, like the maximum of any noisy score,

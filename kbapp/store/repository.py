@@ -16,27 +16,10 @@ from sqlalchemy import delete, func, insert, select
 from sqlalchemy.engine import Connection
 
 from kbapp.chunking import Chunk
+from kbapp.contract import DocumentRecord, DocumentStatus
 from kbapp.ingest.document import Page
 from kbapp.store.schema import chunks, documents, pages
 from kbapp.text.terms import index_terms
-
-
-@dataclass(frozen=True, slots=True)
-class DocumentRecord:
-    id: int
-    path: str
-    content_hash: str
-    title: str
-    doc_type: str
-    page_count: int | None
-    size: int
-    mtime: float
-    imported_at: float
-    status: str
-    error: str | None
-    warnings: str
-    chunk_count: int
-    copy_path: str | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,7 +31,8 @@ class FileFacts:
 
 
 def _record(row) -> DocumentRecord:  # type: ignore[no-untyped-def]
-    return DocumentRecord(**row._mapping)
+    fields = dict(row._mapping)
+    return DocumentRecord(**{**fields, "status": DocumentStatus(fields["status"])})
 
 
 def _document_query():  # type: ignore[no-untyped-def]
@@ -87,7 +71,9 @@ def find_by_path(conn: Connection, path: str) -> DocumentRecord | None:
 
 def find_ready_by_hash(conn: Connection, content_hash: str) -> DocumentRecord | None:
     row = conn.execute(
-        _document_query().where(documents.c.content_hash == content_hash, documents.c.status == "ready")
+        _document_query().where(
+            documents.c.content_hash == content_hash, documents.c.status == DocumentStatus.READY
+        )
     ).first()
     return _record(row) if row else None
 
@@ -116,7 +102,7 @@ def write_document(
             size=facts.size,
             mtime=facts.mtime,
             imported_at=time.time(),
-            status="ready",
+            status=DocumentStatus.READY,
             error=None,
             warnings="\n".join(warnings),
             copy_path=copy_path,
@@ -165,7 +151,7 @@ def write_document(
 def record_failure(conn: Connection, facts: FileFacts, doc_type: str, error: str) -> None:
     """Remember a failed file (so the library lists it with its reason) without touching a good copy."""
     existing = find_by_path(conn, facts.path)
-    if existing is not None and existing.status == "ready":
+    if existing is not None and existing.status == DocumentStatus.READY:
         return
     conn.execute(delete(documents).where(documents.c.path == facts.path))
     conn.execute(
@@ -178,7 +164,7 @@ def record_failure(conn: Connection, facts: FileFacts, doc_type: str, error: str
             size=facts.size,
             mtime=facts.mtime,
             imported_at=time.time(),
-            status="failed",
+            status=DocumentStatus.FAILED,
             error=error,
             warnings="",
             copy_path=None,

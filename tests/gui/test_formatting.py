@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pymupdf
 
+from kbapp.contract import SearchResult
 from kbapp.gui.formatting import (
     marked_html,
     passage_with_citation,
@@ -16,7 +17,6 @@ from kbapp.gui.formatting import (
 from kbapp.gui.passages import locate
 from kbapp.gui.preview.pdf_marks import term_rects
 from kbapp.gui.preview.text_view import Utf16Offsets
-from kbapp.search.results import SearchResult
 
 
 def result(text: str, highlights: list[tuple[int, int]], **fields: object) -> SearchResult:

@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from kbapp.contract import SearchResult
 from kbapp.gui import desktop
 from kbapp.gui.formatting import location
 from kbapp.gui.operations import run_in_background
@@ -29,7 +30,6 @@ from kbapp.gui.passages import PassageSpan, locate
 from kbapp.gui.preview.pdf_view import ZOOM_STEP, PageMarks, PdfView
 from kbapp.gui.preview.text_view import TextView
 from kbapp.gui.qt_compat import emit
-from kbapp.search.results import SearchResult
 
 if TYPE_CHECKING:
     from kbapp.library import KnowledgeBase
