@@ -20,6 +20,7 @@ from kbapp.importing.catalogue import CatalogueEntry
 from kbapp.importing.copies import FILES_DIR, CopyStore, SourceProblem
 from kbapp.index.dense import database_state
 from kbapp.index.vector_index import IndexMismatch, VectorIndex
+from kbapp.store import repository
 from kbapp.store.checks import named_files
 from kbapp.store.database import write_transaction
 
@@ -63,9 +64,7 @@ class CopyCheck:
 def check_copies(engine: Engine, copies: CopyStore, *, full: bool) -> CopyCheck:
     result = CopyCheck()
     with engine.connect() as conn:
-        rows = conn.exec_driver_sql(
-            "SELECT path, content_hash, copy_path, status FROM documents ORDER BY path"
-        ).all()
+        rows = repository.file_rows(conn)
     referenced = {r.copy_path for r in rows if r.copy_path}
     for r in rows:
         if r.status != DocumentStatus.READY:
@@ -130,7 +129,7 @@ def repair_copies(engine: Engine, copies: CopyStore, check: CopyCheck, *, keep_c
                     continue
     if updates:
         with write_transaction(engine) as conn:
-            conn.exec_driver_sql("UPDATE documents SET copy_path = ? WHERE path = ?", updates)
+            repository.set_copy_paths(conn, updates)
     if restored:
         actions.append(f"kept copies made again from the original files: {named_files(restored)}")
     if gone:
@@ -147,10 +146,8 @@ def repair_copies(engine: Engine, copies: CopyStore, check: CopyCheck, *, keep_c
     if check.stale:
         actions.append(f"removed {len(check.stale)} half-written files left by an interrupted run")
     with engine.connect() as conn:
-        rows = conn.exec_driver_sql(
-            "SELECT path, content_hash, copy_path FROM documents WHERE status = 'ready' ORDER BY id"
-        ).all()
-    copies.catalogue.rewrite(CatalogueEntry(r.path, r.content_hash, r.copy_path) for r in rows)
+        rows = repository.ready_files(conn)
+    copies.catalogue.rewrite(CatalogueEntry(path, sha256, copy) for path, sha256, copy in rows)
     return actions
 
 

@@ -7,10 +7,12 @@ old chunks for the new ones in the same commit.
 
 from __future__ import annotations
 
+import sqlite3
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from sqlalchemy import delete, func, insert, select
 from sqlalchemy.engine import Connection
@@ -181,3 +183,43 @@ def page_texts(conn: Connection, doc_id: int) -> list[tuple[int | None, str]]:
         select(pages.c.number, pages.c.text).where(pages.c.document_id == doc_id).order_by(pages.c.page_index)
     )
     return [(r.number, r.text) for r in rows]
+
+
+class FileRow(NamedTuple):
+    """What the checks of kept copies need of a document."""
+
+    path: str
+    content_hash: str
+    copy_path: str | None
+    status: str
+
+
+_READY_FILES = "SELECT path, content_hash, copy_path FROM documents WHERE status = 'ready' ORDER BY id"
+
+
+def file_rows(conn: Connection) -> list[FileRow]:
+    rows = conn.exec_driver_sql("SELECT path, content_hash, copy_path, status FROM documents ORDER BY path")
+    return [FileRow(*r) for r in rows]
+
+
+def ready_files(conn: Connection | sqlite3.Connection) -> list[tuple[str, str, str | None]]:
+    """``(path, sha256, kept copy)`` of the searchable documents, in import order; also read from
+    a damaged library file through a plain ``sqlite3`` connection."""
+    rows = (
+        conn.execute(_READY_FILES)
+        if isinstance(conn, sqlite3.Connection)
+        else conn.exec_driver_sql(_READY_FILES)
+    )
+    return [(str(r[0]), str(r[1]), r[2]) for r in rows]
+
+
+def set_copy_paths(conn: Connection, updates: Sequence[tuple[str | None, str]]) -> None:
+    """``(kept copy, path)`` pairs: the documents at ``path`` are kept as that copy from now on."""
+    conn.exec_driver_sql("UPDATE documents SET copy_path = ? WHERE path = ?", list(updates))
+
+
+def copy_in_use(conn: Connection, rel: str) -> bool:
+    return (
+        conn.exec_driver_sql("SELECT 1 FROM documents WHERE copy_path = ? LIMIT 1", (rel,)).first()
+        is not None
+    )
