@@ -103,6 +103,8 @@ def test_locate_recovers_page_and_table_header_prefix() -> None:
             [(text.index("y"), text.index("y") + 1)],
             page=2,
             page_end=2,
+            page_index=1,
+            page_end_index=1,
             char_start=start,
             char_end=start + len(body),
         ),
@@ -116,11 +118,27 @@ def test_locate_spans_pages() -> None:
     pages: list[tuple[int | None, str]] = [(1, "aaa start of it"), (2, "rest here"), (3, "zzz")]
     text = "start of it\nrest"
     hit = text.index("rest")
-    found = locate(pages, result(text, [(hit, hit + 4)], page=2, page_end=2, char_start=4, char_end=4))
+    found = locate(
+        pages,
+        result(
+            text,
+            [(hit, hit + 4)],
+            page=2,
+            page_end=2,
+            page_index=0,
+            page_end_index=1,
+            char_start=4,
+            char_end=4,
+        ),
+    )
     assert found is not None
     assert found.pieces == [(0, 4, 15), (1, 0, 4)]
     assert found.highlights == [(1, 0, 4)]
     assert locate(pages, result("changed since", [], page=1, page_end=1, char_start=0, char_end=5)) is None
+    assert (
+        locate(pages, result("rest", [], page=9, page_index=8, page_end_index=8, char_start=0, char_end=4))
+        is None
+    )
 
 
 def test_utf16_offsets_count_astral_characters_twice() -> None:
