@@ -243,7 +243,11 @@ class MainWindow(QMainWindow):
         library_toggle.setText(self.tr("&Library panel"))
         library_toggle.setShortcut(QKeySequence("Ctrl+L"))
         library_toggle.setIconText(self.tr("Library"))
+        self._build_menus(library_toggle)
+        self._build_toolbar(library_toggle)
+        self._update_actions()
 
+    def _build_menus(self, library_toggle: QAction) -> None:
         bar = self.menuBar()
         file_menu = bar.addMenu(self.tr("&File"))
         for action in (self.import_files_action, self.import_folder_action, self.sample_action):
@@ -261,6 +265,7 @@ class MainWindow(QMainWindow):
         help_menu = bar.addMenu(self.tr("&Help"))
         help_menu.addAction(self.about_action)
 
+    def _build_toolbar(self, library_toggle: QAction) -> None:
         toolbar = QToolBar(self.tr("Main toolbar"))
         toolbar.setObjectName("toolbar")
         toolbar.setMovable(False)
@@ -271,7 +276,6 @@ class MainWindow(QMainWindow):
         toolbar.addAction(self.context_action)
         toolbar.addAction(library_toggle)
         self.addToolBar(toolbar)
-        self._update_actions()
 
     def _connect(self) -> None:
         self.search_bar.searchRequested.connect(self.search)
@@ -397,12 +401,9 @@ class MainWindow(QMainWindow):
         self.import_paths([str(SAMPLE_LIBRARY)])
 
     def choose_files(self) -> None:
-        files, _filter = QFileDialog.getOpenFileNames(
-            self,
-            self.tr("Import files"),
-            "",
-            self.tr("Documents (*.pdf *.docx *.md *.markdown *.txt *.html *.htm *.epub);;All files (*)"),
-        )
+        patterns = " ".join(f"*{suffix}" for suffix in sorted(self.kb.supported_suffixes))
+        documents = self.tr("Documents (%1);;All files (*)").replace("%1", patterns)
+        files, _filter = QFileDialog.getOpenFileNames(self, self.tr("Import files"), "", documents)
         self.import_paths(files)
 
     def choose_folder(self) -> None:

@@ -37,7 +37,7 @@ from kbapp.importing.jobs import ImportJobs
 from kbapp.importing.parse_worker import ParseLimits, ParseWorker, require_picklable
 from kbapp.importing.reading import InProcessReader, Parser, Reader
 from kbapp.importing.removal import remove_documents
-from kbapp.ingest import parse_file
+from kbapp.ingest import SUPPORTED_SUFFIXES, parse_file
 from kbapp.library.vectors import Vectors
 from kbapp.maintenance import checkup
 from kbapp.maintenance.recovery import Damage, move_aside, open_library, queue_rebuild
@@ -56,6 +56,8 @@ _DEFAULT = object()
 
 
 class KnowledgeBase:
+    supported_suffixes = SUPPORTED_SUFFIXES  # what folder imports pick up, and file dialogs offer
+
     def __init__(
         self,
         data_dir: Path,

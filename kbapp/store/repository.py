@@ -117,8 +117,13 @@ def write_document(
             for i, p in enumerate(doc_pages)
         ],
     )
-    if not doc_chunks:
-        return doc_id
+    if doc_chunks:
+        _insert_chunks(conn, doc_id, title, doc_chunks)
+    return doc_id
+
+
+def _insert_chunks(conn: Connection, doc_id: int, title: str, doc_chunks: Sequence[Chunk]) -> None:
+    """The passages' rows and their keyword rows (body, and title with heading path for context)."""
     rows = [
         {
             "document_id": doc_id,
@@ -147,7 +152,6 @@ def write_document(
             for chunk_id, c in zip(ids, doc_chunks, strict=True)
         ],
     )
-    return doc_id
 
 
 def record_failure(conn: Connection, facts: FileFacts, doc_type: str, error: str) -> None:
