@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 from enum import StrEnum
+from pathlib import Path
 from typing import Any, NamedTuple
 
 # -- search -----------------------------------------------------------------------------------
@@ -180,6 +181,42 @@ class InterruptedImport(NamedTuple):
 
     done: list[str]
     remaining: list[str]
+
+
+# -- storage --------------------------------------------------------------------------------
+
+
+class StorageProblem(StrEnum):
+    DISK_FULL = "disk full"
+    READ_ONLY = "read-only"
+    DAMAGED = "damaged"
+    BUSY = "busy"
+    WRITE_FAILED = "write failed"
+
+
+_EXPLAIN = {
+    StorageProblem.DISK_FULL: "no space left on the drive that holds the library",
+    StorageProblem.READ_ONLY: "the library folder cannot be written",
+    StorageProblem.DAMAGED: "the library file is damaged",
+    StorageProblem.BUSY: "another kbapp is writing to the library and did not finish in time",
+    StorageProblem.WRITE_FAILED: "writing to the library failed",
+}
+
+
+class StorageError(Exception):
+    """The library's storage refused a write (or is damaged); ``message`` starts with the problem.
+
+    ``kbapp.store.errors.classify`` turns SQLite's and the OS's many ways of saying so into this."""
+
+    def __init__(self, problem: StorageProblem, folder: Path, detail: str) -> None:
+        self.problem = problem
+        self.folder = folder
+        self.detail = detail
+        self.message = f"{problem}: {_EXPLAIN[problem]} ({folder}: {detail})"
+        super().__init__(self.message)
+
+    def __str__(self) -> str:
+        return self.message
 
 
 class Cancelled(Exception):

@@ -16,11 +16,10 @@ from typing import TextIO
 from kbapp.cli.gui import add_gui_command
 from kbapp.cli.model import add_model_commands
 from kbapp.cli.output import emit_json, print_response, response_json
-from kbapp.contract import MODES, DocumentStatus, ImportProgress, ImportReport
+from kbapp.contract import MODES, DocumentStatus, ImportProgress, ImportReport, StorageError
 from kbapp.library import KnowledgeBase
 from kbapp.library.knowledge_base import ParseLimits
 from kbapp.library.paths import resolve_data_dir
-from kbapp.store.errors import StorageError
 
 
 def _show_file(p: ImportProgress, as_json: bool, stream: TextIO | None = None) -> None:

@@ -17,14 +17,21 @@ from pathlib import Path
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import DBAPIError
 
-from kbapp.contract import ImportProgress, ImportReport, InterruptedImport, Outcome
+from kbapp.contract import (
+    ImportProgress,
+    ImportReport,
+    InterruptedImport,
+    Outcome,
+    StorageError,
+    StorageProblem,
+)
 from kbapp.importing.copies import CopyStore
 from kbapp.importing.discovery import discover
 from kbapp.importing.import_run import RunContext, run_files
 from kbapp.importing.reading import Reader
 from kbapp.store import journal
 from kbapp.store.database import write_transaction
-from kbapp.store.errors import StorageError, StorageProblem, classify
+from kbapp.store.errors import classify
 
 Progress = Callable[[ImportProgress], None] | None
 Cancel = Callable[[], bool] | None

@@ -162,7 +162,7 @@ class KnowledgeBase:
     ) -> int:
         """Embed every passage that has no vector for the active pack, then save the vector index.
 
-        Raises ``kbapp.embedding.Cancelled`` if cancelled and ``StorageError`` if the library cannot
+        Raises ``kbapp.contract.Cancelled`` if cancelled and ``StorageError`` if the library cannot
         be written; what was embedded so far is kept (a later run resumes from there).
         """
         return self._vectors.embed(progress, cancel)

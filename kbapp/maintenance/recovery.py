@@ -20,13 +20,13 @@ from pathlib import Path
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import DBAPIError
 
-from kbapp.contract import Outcome
+from kbapp.contract import Outcome, StorageError, StorageProblem
 from kbapp.importing.copies import CopyStore
 from kbapp.index.atomic import fsync_dir
 from kbapp.store import journal, repository
 from kbapp.store.checks import sqlite_check
 from kbapp.store.database import open_engine, write_transaction
-from kbapp.store.errors import StorageError, StorageProblem, is_damage
+from kbapp.store.errors import is_damage
 
 
 @dataclass(frozen=True, slots=True)
