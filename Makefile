@@ -28,11 +28,14 @@ run: setup
 	  xvfb-run -a $(BIN)/kbapp gui; \
 	else $(BIN)/kbapp gui; fi
 
-test: setup
+# Lint, format and type check first: they take seconds, the tests minutes.
+test: setup lint
+	$(BIN)/mypy
 	$(BIN)/python -m pytest
 
-lint:
+lint: $(VENV)/.installed
 	$(BIN)/ruff check kbapp tests bench
+	$(BIN)/ruff format --check kbapp tests bench
 
 bench: setup
 	$(BIN)/python -m bench.run_all

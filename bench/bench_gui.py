@@ -78,7 +78,7 @@ def _prepare_sample_library(data_dir: Path) -> None:
 
     with KnowledgeBase(data_dir) as kb:
         kb.import_paths([ROOT / "resources" / "sample_library"])
-        if kb.model.available:
+        if kb.model_available:
             kb.embed_pending()
 
 

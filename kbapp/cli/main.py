@@ -17,13 +17,12 @@ from kbapp.cli.gui import add_gui_command
 from kbapp.cli.model import add_model_commands
 from kbapp.cli.output import emit_json, print_response, response_json
 from kbapp.cli.sources import add_source_commands
+from kbapp.contract import MODES, DocumentStatus, ImportProgress, ImportReport, StorageError
 from kbapp.library import KnowledgeBase
-from kbapp.library.knowledge_base import ImportProgress, ImportReport, ParseLimits
+from kbapp.library.knowledge_base import ParseLimits
 from kbapp.library.paths import resolve_data_dir
-from kbapp.search.searcher import MODES
 from kbapp.sources.watched import SourceError, folder_of
 from kbapp.store.collections import CollectionError
-from kbapp.store.errors import StorageError
 
 
 def _show_file(p: ImportProgress, as_json: bool, stream: TextIO | None = None) -> None:
@@ -84,13 +83,13 @@ def cmd_import(args: argparse.Namespace) -> int:
         if not any(r.error for r in reports):
             reports.append(kb.import_paths(args.paths, progress=lambda p: _show_file(p, args.json)))
         stopped = next((r.error for r in reports if r.error), None)
-        if stopped is None and not args.no_embed and kb.model.available:
+        if stopped is None and not args.no_embed and kb.model_available:
             pending = kb.pending_embeddings()
             if pending:
                 print(f"embedding {pending} passages…", file=info, flush=True)
                 kb.embed_pending()
-        elif not kb.model.available:
-            print(f"note: keyword search only ({kb.model.problem})", file=sys.stderr)
+        elif not kb.model_available:
+            print(f"note: keyword search only ({kb.model_problem})", file=sys.stderr)
     for path, why in [p for r in reports for p in r.problems]:
         print(f"FAILED    {path}: {why}", file=info)
     if stopped is not None:
@@ -159,7 +158,7 @@ def cmd_docs(args: argparse.Namespace) -> int:
     if not docs:
         print("The library is empty. Import documents with: kbapp import PATH...")
     for d in docs:
-        state = d.status if d.status != "failed" else f"failed: {d.error}"
+        state = d.status if d.status != DocumentStatus.FAILED else f"failed: {d.error}"
         pages = f"{d.page_count} p." if d.page_count else "-"
         counts = f"{d.id:>5}  {d.doc_type:<8} {pages:>7} {d.chunk_count:>6} passages"
         print(f"{counts}  {state:<10} {d.title}  ({d.path})")

@@ -6,7 +6,7 @@ import json
 import sys
 from typing import Any
 
-from kbapp.search.results import SearchResponse
+from kbapp.contract import SearchResponse
 
 
 def emit_json(obj: Any) -> None:

@@ -12,7 +12,8 @@ Building packs (``kbapp.embedding.build``) needs only PyPI wheels; running them 
 onnxruntime, tokenizers and numpy.
 """
 
-from kbapp.embedding.encoder import Cancelled, Encoder
+from kbapp.contract import Cancelled
+from kbapp.embedding.encoder import Encoder
 from kbapp.embedding.pack import ModelPack, PackError, default_pack_dir, load_pack
 
 __all__ = ["Cancelled", "Encoder", "ModelPack", "PackError", "default_pack_dir", "load_pack"]

@@ -17,10 +17,11 @@ import platformdirs
 from kbapp.embedding.e5_q4 import read_e5_q4
 from kbapp.embedding.hf_bert import read_hf_bert, read_token_limit
 from kbapp.embedding.onnx_writer import build_bert_onnx, save_model
-from kbapp.embedding.pack import MODEL_FILE, TOKENIZER_FILE, Manifest, load_pack, sha256_file, write_manifest
+from kbapp.embedding.pack import MODEL_FILE, TOKENIZER_FILE, Manifest, load_pack, write_manifest
 from kbapp.embedding.sources import fetch_default_sources
 from kbapp.embedding.tokens import plain_tokenizer, special_ids
 from kbapp.embedding.weights import BertWeights
+from kbapp.hashing import sha256_file
 
 DEFAULT_PACK_ID = "multilingual-e5-small-q4@1"
 PACK_VERSION = 1

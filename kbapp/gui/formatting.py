@@ -15,8 +15,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication
 
-from kbapp.search.results import SearchResult
-from kbapp.search.searcher import DENSE_DEPTH, LEXICAL_DEPTH
+from kbapp.contract import DENSE_DEPTH, LEXICAL_DEPTH, SearchResult
 
 # Translucent amber: readable under dark text on a light theme and light text on a dark one.
 MARK_STYLE = "background-color: rgba(255, 190, 0, 40%); font-weight: bold"

@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
 )
 
 if TYPE_CHECKING:
-    from kbapp.library.knowledge_base import ImportReport
+    from kbapp.contract import ImportReport
 
 
 def _reason(path: str, message: str) -> str:

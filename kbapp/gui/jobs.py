@@ -16,15 +16,14 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
+from kbapp.contract import Cancelled, ImportProgress, ImportReport, InterruptedImport, ModelState
 from kbapp.gui.operations import Operation, OperationContext
 from kbapp.gui.qt_compat import emit
 
 if TYPE_CHECKING:  # the core is imported by whoever opens the library, after the window shows
     from kbapp.library import KnowledgeBase
-    from kbapp.library.knowledge_base import ImportProgress, ImportReport, InterruptedImport
 
 IMPORT, EMBED, EDIT = "import", "embed", "edit"  # edits: removal, discarding; not cancellable
-LOADING, READY, UNAVAILABLE = "loading", "ready", "unavailable"
 _CHANGED_THROTTLE_MS = 600
 
 
@@ -51,7 +50,7 @@ class LibraryJobs(QObject):
     libraryChanged = Signal()  # documents appeared, changed or went (throttled while importing)
     removed = Signal()  # documents were removed
     pendingChanged = Signal(int)  # passages waiting for semantic indexing
-    modelChanged = Signal(str)  # LOADING, READY or UNAVAILABLE
+    modelChanged = Signal(str)  # ModelState.LOADING, ModelState.READY or ModelState.UNAVAILABLE
     interrupted = Signal(object)  # InterruptedImport: an earlier import did not finish
     error = Signal(str)
 
@@ -60,7 +59,7 @@ class LibraryJobs(QObject):
         self._kb = kb
         self._queue: deque[_Job] = deque()
         self._current: tuple[str, Operation] | None = None
-        self.model_state = LOADING
+        self.model_state = ModelState.LOADING
         self.model_problem = ""
         self.pending = 0
         self._changed = QTimer(self)
@@ -82,14 +81,11 @@ class LibraryJobs(QObject):
 
     def load_model(self) -> Operation:
         """Load the encoder and vector index in the background; then embed what is pending."""
-        self.model_state = LOADING
-        emit(self.modelChanged, LOADING)
+        self.model_state = ModelState.LOADING
+        emit(self.modelChanged, ModelState.LOADING)
 
         def work(_ctx: OperationContext) -> tuple[bool, int]:
             ok = self._kb.load_model()
-            # The chunking tokenizer too: loading it holds the GIL for a second or more, which
-            # would otherwise freeze the window at the start of the first import.
-            self._kb.model.token_counter()
             return ok, self._kb.pending_embeddings() if ok else 0
 
         return Operation(work, on_success=self._model_loaded, on_failure=self._model_failed).start()
@@ -145,7 +141,7 @@ class LibraryJobs(QObject):
 
     def embed(self) -> None:
         """Give every passage without a vector one (queued after any running import)."""
-        if self.model_state != UNAVAILABLE and not any(job.kind == EMBED for job in self._queue):
+        if self.model_state != ModelState.UNAVAILABLE and not any(job.kind == EMBED for job in self._queue):
             self._enqueue(_Job(EMBED, self._embed_operation))
 
     def remove(self, doc_ids: Sequence[int]) -> None:
@@ -244,8 +240,6 @@ class LibraryJobs(QObject):
 
     def _embed_operation(self) -> Operation:
         def work(ctx: OperationContext) -> tuple[bool, int]:
-            from kbapp.embedding import Cancelled
-
             ctx.report(JobProgress(EMBED, 0, self._kb.pending_embeddings()))
             try:
                 self._kb.embed_pending(
@@ -290,14 +284,14 @@ class LibraryJobs(QObject):
 
     def _model_loaded(self, value: tuple[bool, int]) -> None:
         ok, pending = value
-        self.model_state = READY if ok else UNAVAILABLE
-        self.model_problem = "" if ok else (self._kb.model.problem or "")
+        self.model_state = ModelState.READY if ok else ModelState.UNAVAILABLE
+        self.model_problem = "" if ok else (self._kb.model_problem or "")
         emit(self.modelChanged, self.model_state)
         self._set_pending(pending)
         if pending:
             self.embed()
 
     def _model_failed(self, err: BaseException) -> None:
-        self.model_state = UNAVAILABLE
+        self.model_state = ModelState.UNAVAILABLE
         self.model_problem = str(err)
-        emit(self.modelChanged, UNAVAILABLE)
+        emit(self.modelChanged, ModelState.UNAVAILABLE)

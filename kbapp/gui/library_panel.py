@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from PySide6.QtCore import (
     QAbstractTableModel,
@@ -37,10 +37,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from kbapp.contract import DocumentRecord, DocumentStatus
 from kbapp.gui.qt_compat import emit
-
-if TYPE_CHECKING:
-    from kbapp.store.repository import DocumentRecord
 
 _SHORT_TYPES = {"markdown": "MD", "text": "TXT"}
 DocIdRole = Qt.ItemDataRole.UserRole + 1
@@ -96,7 +94,7 @@ class DocumentsModel(QAbstractTableModel):
         ][section]
 
     def status_text(self, doc: DocumentRecord) -> str:
-        if doc.status == "failed":
+        if doc.status == DocumentStatus.FAILED:
             reason = (doc.error or "").removeprefix(f"{Path(doc.path).name}: ") or self.tr("unknown reason")
             return self.tr("Failed: %1").replace("%1", reason)
         embedded, total = self._embedded.get(doc.id, (0, 0))

@@ -37,11 +37,21 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from kbapp.contract import (
+    DocumentRecord,
+    DocumentStatus,
+    ImportReport,
+    InterruptedImport,
+    ModelState,
+    Outcome,
+    ResponseStatus,
+    SearchResponse,
+)
 from kbapp.gui import desktop
 from kbapp.gui.empty_states import MessagePage, WelcomePage
 from kbapp.gui.formatting import passage_with_citation, results_as_context
 from kbapp.gui.import_report import ImportReportDialog
-from kbapp.gui.jobs import EDIT, LOADING, UNAVAILABLE, LibraryJobs
+from kbapp.gui.jobs import EDIT, LibraryJobs
 from kbapp.gui.library_panel import LibraryPanel
 from kbapp.gui.notice_bar import NoticeBar
 from kbapp.gui.operations import OperationContext, run_in_background, wait_for_all
@@ -58,9 +68,6 @@ from kbapp.gui.status_bar import StatusBar
 
 if TYPE_CHECKING:  # the core is imported when the library opens, after the window is on screen
     from kbapp.library import KnowledgeBase
-    from kbapp.library.knowledge_base import ImportReport, InterruptedImport
-    from kbapp.search.results import SearchResponse
-    from kbapp.store.repository import DocumentRecord
 
 SAMPLE_LIBRARY = Path(__file__).resolve().parents[2] / "resources" / "sample_library"
 CONTEXT_RESULTS = 5  # passages copied as context: enough to answer, few enough to read
@@ -238,7 +245,11 @@ class MainWindow(QMainWindow):
         library_toggle.setText(self.tr("&Library panel"))
         library_toggle.setShortcut(QKeySequence("Ctrl+L"))
         library_toggle.setIconText(self.tr("Library"))
+        self._build_menus(library_toggle)
+        self._build_toolbar(library_toggle)
+        self._update_actions()
 
+    def _build_menus(self, library_toggle: QAction) -> None:
         bar = self.menuBar()
         file_menu = bar.addMenu(self.tr("&File"))
         for action in (self.import_files_action, self.import_folder_action, self.sample_action):
@@ -256,6 +267,7 @@ class MainWindow(QMainWindow):
         help_menu = bar.addMenu(self.tr("&Help"))
         help_menu.addAction(self.about_action)
 
+    def _build_toolbar(self, library_toggle: QAction) -> None:
         toolbar = QToolBar(self.tr("Main toolbar"))
         toolbar.setObjectName("toolbar")
         toolbar.setMovable(False)
@@ -266,7 +278,6 @@ class MainWindow(QMainWindow):
         toolbar.addAction(self.context_action)
         toolbar.addAction(library_toggle)
         self.addToolBar(toolbar)
-        self._update_actions()
 
     def _connect(self) -> None:
         self.search_bar.searchRequested.connect(self.search)
@@ -360,7 +371,7 @@ class MainWindow(QMainWindow):
         self._refreshing = True
 
         def work(_ctx: OperationContext) -> tuple[list[DocumentRecord], dict[int, tuple[int, int]], bool]:
-            return self.kb.documents(), self.kb.embedding_progress(), self.kb.model.available
+            return self.kb.documents(), self.kb.embedding_progress(), self.kb.model_available
 
         run_in_background(work, on_success=self._library_listed, on_failure=self._library_failed)
 
@@ -370,7 +381,7 @@ class MainWindow(QMainWindow):
         self.documents = docs
         self.library.model.semantic = semantic
         self.library.set_documents(docs, embedded)
-        ready = [d for d in docs if d.status == "ready"]
+        ready = [d for d in docs if d.status == DocumentStatus.READY]
         self.status.set_library(len(ready), sum(d.chunk_count for d in ready))
         self.library_loaded = True
         self._update_idle_state()
@@ -394,12 +405,9 @@ class MainWindow(QMainWindow):
         self.import_paths([str(SAMPLE_LIBRARY)])
 
     def choose_files(self) -> None:
-        files, _filter = QFileDialog.getOpenFileNames(
-            self,
-            self.tr("Import files"),
-            "",
-            self.tr("Documents (*.pdf *.docx *.md *.markdown *.txt *.html *.htm *.epub);;All files (*)"),
-        )
+        patterns = " ".join(f"*{suffix}" for suffix in sorted(self.kb.supported_suffixes))
+        documents = self.tr("Documents (%1);;All files (*)").replace("%1", patterns)
+        files, _filter = QFileDialog.getOpenFileNames(self, self.tr("Import files"), "", documents)
         self.import_paths(files)
 
     def choose_folder(self) -> None:
@@ -417,8 +425,6 @@ class MainWindow(QMainWindow):
         self._show_notices()
         if report.error:
             self.notice.show_notice(report.error)
-        from kbapp.importing.importer import Outcome
-
         counts = {outcome: sum(1 for f in report.files if f.outcome is outcome) for outcome in Outcome}
         added = counts[Outcome.IMPORTED] + counts[Outcome.UPDATED]
         parts = [self.tr("%n files imported", "", added)]
@@ -481,7 +487,7 @@ class MainWindow(QMainWindow):
     def _model_changed(self, state: str) -> None:
         self.status.set_model_state(state, self.jobs.model_problem)
         self.status.set_pending(self.jobs.pending, state)
-        if state != LOADING:
+        if state != ModelState.LOADING:
             self._show_notices()
             self._rerun_search()
             self.refresh_library()
@@ -534,13 +540,13 @@ class MainWindow(QMainWindow):
     def _show_info(self, response: SearchResponse) -> None:
         """One muted line above the results: how the search was done, when it matters."""
         text = ""
-        if response.results and response.message:
-            if self.jobs.model_state == LOADING:
+        if response.status is ResponseStatus.KEYWORD_ONLY:
+            if self.jobs.model_state == ModelState.LOADING:
                 text = self.tr("Keyword matches only: the semantic model is still loading.")
-            elif self.jobs.model_state == UNAVAILABLE:
+            elif self.jobs.model_state == ModelState.UNAVAILABLE:
                 text = self.tr("Keyword matches only: semantic search is not available.")
             else:
-                text = response.message
+                text = response.message or ""
         scope = self.library.scope_ids()
         if scope is not None:
             text = " ".join([text, self.tr("Searching only %n selected documents.", "", len(scope))]).strip()
@@ -548,13 +554,11 @@ class MainWindow(QMainWindow):
         self.info.setVisible(bool(text))
 
     def _show_nothing_found(self, response: SearchResponse, request: SearchRequest) -> None:
-        from kbapp.search.searcher import NOTHING_RELEVANT
-
-        if response.message == NOTHING_RELEVANT:
+        if response.status is ResponseStatus.NOTHING_RELEVANT:
             lines = [self.tr("No passage in the library is close to this question.")]
         else:
             lines = [self.tr("No passage in the library contains these words.")]
-            if self.jobs.model_state == LOADING:
+            if self.jobs.model_state == ModelState.LOADING:
                 lines.append(self.tr("Matching by meaning starts once the semantic model has loaded."))
         action = ""
         if request.document_ids is not None:
@@ -586,7 +590,7 @@ class MainWindow(QMainWindow):
         """The results area when no query is typed: welcome, importing, or a search hint."""
         if not self.library_loaded:
             return
-        ready = [d for d in self.documents if d.status == "ready"]
+        ready = [d for d in self.documents if d.status == DocumentStatus.READY]
         # An empty library has nothing to preview: the welcome page gets the whole width.
         self.preview.setVisible(bool(ready) or self.jobs.busy)
         if self.search_bar.text().strip():
@@ -622,7 +626,7 @@ class MainWindow(QMainWindow):
         self.copy_action.setEnabled(has_results)
         self.context_action.setEnabled(has_results)
         self.cancel_action.setEnabled(self.jobs.busy and self.jobs.current_kind != EDIT)
-        self.embed_action.setEnabled(not self.jobs.busy and self.jobs.model_state != UNAVAILABLE)
+        self.embed_action.setEnabled(not self.jobs.busy and self.jobs.model_state != ModelState.UNAVAILABLE)
 
     # -- clipboard, focus, dialogs ----------------------------------------------------------
 

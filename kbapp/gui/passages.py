@@ -1,10 +1,10 @@
 """Where a result sits in its document's pages, for the preview to highlight it.
 
-A ``SearchResult`` gives ``char_start``/``char_end`` into the text of the pages the passage
-starts and ends on, but not those pages' indexes (only the page *number* of its first match),
-nor the length of a repeated table header in front of its text. Both are recovered here by
-matching the result text against ``KnowledgeBase.pages``: the passage text is, by the
-chunker's contract, ``prefix + the page text between the offsets``.
+A ``SearchResult`` carries the indexes of the pages its passage starts and ends on and the
+offsets into their text; by the chunker's contract its text is a repeated table header (if any)
+followed by the page text between those offsets. The span is checked against
+``KnowledgeBase.pages``: a document re-imported since the search no longer matches, and then the
+preview shows the page without a passage mark.
 """
 
 from __future__ import annotations
@@ -12,9 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from kbapp.search.results import SearchResult
-
-_SEARCH_BACK = 6  # pages before the cited one where a long passage may have started
+from kbapp.contract import SearchResult
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,35 +34,22 @@ def _joined(pages: Sequence[tuple[int | None, str]], first: int, start: int, las
     return "\n".join([pages[first][1][start:], *middle, pages[last][1][:end]])
 
 
-def _candidates(pages: Sequence[tuple[int | None, str]], result: SearchResult) -> list[tuple[int, int]]:
-    index_of = {number: i for i, (number, _) in enumerate(pages) if number is not None}
-    cited = index_of.get(result.page, 0) if result.page is not None else 0
-    ends = index_of.get(result.page_end) if result.page_end is not None else None
-    pairs = []
-    for first in range(cited, max(-1, cited - _SEARCH_BACK), -1):
-        for last in [ends] if ends is not None else range(first, min(len(pages), first + _SEARCH_BACK)):
-            if last >= first:
-                pairs.append((first, last))
-    return pairs
-
-
 def locate(pages: Sequence[tuple[int | None, str]], result: SearchResult) -> PassageSpan | None:
     """The passage's span in ``pages`` (from ``KnowledgeBase.pages``), or None if the document
-    changed since the search (then the caller shows the page without a passage mark)."""
-    if not pages:
+    changed since the search."""
+    first, last = result.page_index, result.page_end_index
+    if not 0 <= first <= last < len(pages):
         return None
-    for first, last in _candidates(pages, result):
-        if result.char_start > len(pages[first][1]) or result.char_end > len(pages[last][1]):
-            continue
-        body = _joined(pages, first, result.char_start, last, result.char_end)
-        if not body or not result.text.endswith(body):
-            continue
-        prefix = len(result.text) - len(body)
-        return PassageSpan(
-            _pieces(pages, first, result.char_start, last, result.char_end),
-            _map_highlights(pages, first, result.char_start, result.highlights, prefix),
-        )
-    return None
+    if result.char_start > len(pages[first][1]) or result.char_end > len(pages[last][1]):
+        return None
+    body = _joined(pages, first, result.char_start, last, result.char_end)
+    if not body or not result.text.endswith(body):
+        return None
+    prefix = len(result.text) - len(body)
+    return PassageSpan(
+        _pieces(pages, first, result.char_start, last, result.char_end),
+        _map_highlights(pages, first, result.char_start, result.highlights, prefix),
+    )
 
 
 def _pieces(

@@ -38,9 +38,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from kbapp.contract import SearchResult
 from kbapp.gui.formatting import relevance, row_html, why_tooltip
 from kbapp.gui.qt_compat import emit
-from kbapp.search.results import SearchResult
 
 ResultRole = Qt.ItemDataRole.UserRole + 1
 HtmlRole = Qt.ItemDataRole.UserRole + 2

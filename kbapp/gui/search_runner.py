@@ -14,9 +14,9 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal
 
+from kbapp.contract import SearchResponse
 from kbapp.gui.operations import OperationContext, run_in_background
 from kbapp.gui.qt_compat import emit
-from kbapp.search.results import SearchResponse
 
 if TYPE_CHECKING:
     from kbapp.library import KnowledgeBase

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QLabel, QStatusBar, QWidget
 
-from kbapp.gui.jobs import LOADING, READY, UNAVAILABLE
+from kbapp.contract import ModelState
 
 
 class StatusBar(QStatusBar):
@@ -17,7 +17,7 @@ class StatusBar(QStatusBar):
             label.setContentsMargins(10, 0, 10, 0)
             self.addPermanentWidget(label)
         self.pending_label.hide()
-        self.set_model_state(LOADING, "")
+        self.set_model_state(ModelState.LOADING, "")
 
     def set_library(self, documents: int, passages: int) -> None:
         documents_text = self.tr("%n documents", "", documents)
@@ -25,10 +25,10 @@ class StatusBar(QStatusBar):
         self.library_label.setText(f"{documents_text} · {passages_text}")
 
     def set_model_state(self, state: str, problem: str) -> None:
-        if state == LOADING:
+        if state == ModelState.LOADING:
             self.model_label.setText(self.tr("Loading the semantic model… keyword search works meanwhile"))
             self.model_label.setToolTip("")
-        elif state == READY:
+        elif state == ModelState.READY:
             self.model_label.setText(self.tr("Semantic search ready"))
             self.model_label.setToolTip("")
         else:
@@ -37,7 +37,7 @@ class StatusBar(QStatusBar):
 
     def set_pending(self, pending: int, state: str) -> None:
         """Passages not yet semantically indexed (they are keyword-searchable already)."""
-        show = pending > 0 and state != UNAVAILABLE
+        show = pending > 0 and state != ModelState.UNAVAILABLE
         self.pending_label.setVisible(show)
         if show:
             self.pending_label.setText(self.tr("%n passages waiting for semantic indexing…", "", pending))

@@ -19,6 +19,7 @@ from sqlalchemy.engine import Engine
 
 from kbapp.importing.catalogue import CATALOGUE, Catalogue
 from kbapp.index.atomic import atomic_write, fsync_dir
+from kbapp.store import repository
 
 FILES_DIR = "files"
 _SUFFIX = re.compile(r"\.[A-Za-z0-9]{1,10}")
@@ -83,12 +84,7 @@ class CopyStore:
 
     def unreferenced(self, engine: Engine, rels: Iterable[str]) -> list[str]:
         with engine.connect() as conn:
-            return [
-                rel
-                for rel in dict.fromkeys(rels)
-                if conn.exec_driver_sql("SELECT 1 FROM documents WHERE copy_path = ? LIMIT 1", (rel,)).first()
-                is None
-            ]
+            return [rel for rel in dict.fromkeys(rels) if not repository.copy_in_use(conn, rel)]
 
     def release(self, engine: Engine, rels: Iterable[str | None]) -> None:
         """Delete the copies among ``rels`` that no document refers to any more."""

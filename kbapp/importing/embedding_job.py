@@ -15,18 +15,15 @@ import numpy as np
 from sqlalchemy.engine import Engine
 
 from kbapp.index.dense import encode_vector
+from kbapp.store import vectors
 from kbapp.store.database import write_transaction
 
 BATCH = 128
 
-_PENDING_SQL = (
-    "SELECT c.id, c.text, c.heading, d.title FROM chunks c JOIN documents d ON d.id = c.document_id "
-    "LEFT JOIN vectors v ON v.chunk_id = c.id WHERE v.chunk_id IS NULL OR v.pack_id != ?"
-)
-
 
 class PassageEncoder(Protocol):
-    pack_id: str
+    @property
+    def pack_id(self) -> str: ...
 
     def embed_passages(
         self, texts: list[str], *, batch_size: int = ..., cancel: Callable[[], bool] | None = ...
@@ -44,7 +41,7 @@ def passage_for_embedding(text: str, heading: str, title: str) -> str:
 
 def pending_count(engine: Engine, pack_id: str) -> int:
     with engine.connect() as conn:
-        return conn.exec_driver_sql(f"SELECT count(*) FROM ({_PENDING_SQL})", (pack_id,)).scalar_one()
+        return vectors.pending_count(conn, pack_id)
 
 
 def embed_pending(
@@ -58,19 +55,14 @@ def embed_pending(
     done = 0
     while True:
         with engine.connect() as conn:
-            rows = conn.exec_driver_sql(
-                _PENDING_SQL + " ORDER BY c.id LIMIT ?", (encoder.pack_id, BATCH)
-            ).all()
+            rows = vectors.pending_passages(conn, encoder.pack_id, BATCH)
         if not rows:
             return done
         texts = [passage_for_embedding(r.text, r.heading, r.title) for r in rows]
         matrix = encoder.embed_passages(texts, cancel=cancel)
         with write_transaction(engine) as conn:
-            # A chunk deleted meanwhile (its document removed or re-imported) must not get a vector.
-            conn.exec_driver_sql(
-                "INSERT OR REPLACE INTO vectors(chunk_id, pack_id, vector) "
-                "SELECT ?, ?, ? WHERE EXISTS (SELECT 1 FROM chunks WHERE id = ?)",
-                [(r.id, encoder.pack_id, encode_vector(v), r.id) for r, v in zip(rows, matrix, strict=True)],
+            vectors.store(
+                conn, encoder.pack_id, [(r.id, encode_vector(v)) for r, v in zip(rows, matrix, strict=True)]
             )
         done += len(rows)
         if progress is not None:

@@ -9,50 +9,17 @@ caller, leaving the job in the journal to be resumed once the cause is fixed.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import NamedTuple
 
 from sqlalchemy.engine import Engine
 
+from kbapp.contract import ImportProgress, ImportReport
 from kbapp.importing.copies import CopyStore
-from kbapp.importing.importer import FileReport, Outcome, import_file
+from kbapp.importing.importer import import_file
 from kbapp.importing.reading import ImportCancelled, Reader
 from kbapp.store import journal
 from kbapp.store.database import write_transaction
-
-
-@dataclass(slots=True)
-class ImportProgress:
-    done: int
-    total: int
-    current: str
-    report: FileReport | None = None
-
-
-@dataclass(slots=True)
-class ImportReport:
-    files: list[FileReport] = field(default_factory=list)
-    problems: list[tuple[str, str]] = field(default_factory=list)  # path, reason (folders, missing paths)
-    skipped: int = 0
-    cancelled: bool = False
-    seconds: float = 0.0
-    error: str | None = None  # the import stopped: disk full, read-only library (the message says which)
-
-    @property
-    def failed(self) -> list[FileReport]:
-        return [f for f in self.files if f.outcome is Outcome.FAILED]
-
-    @property
-    def ok(self) -> bool:
-        return not self.failed and not self.problems and self.error is None
-
-
-class InterruptedImport(NamedTuple):
-    """Files of imports a crash or kill interrupted: those finished and those still to do."""
-
-    done: list[str]
-    remaining: list[str]
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,15 +13,14 @@ caller stops the import and says so.
 
 from __future__ import annotations
 
-import hashlib
 import os
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from enum import StrEnum
 from pathlib import Path
 
 from sqlalchemy.engine import Engine
 
+from kbapp.contract import DocumentRecord, DocumentStatus, FileReport, Outcome
+from kbapp.hashing import sha256_file
 from kbapp.importing.copies import CopyStore, SourceProblem
 from kbapp.importing.reading import Reader, ReadResult
 from kbapp.ingest.document import IngestError, IngestErrorKind
@@ -29,38 +28,6 @@ from kbapp.store import repository
 from kbapp.store.database import write_transaction
 
 _UNREADABLE = str(IngestErrorKind.UNREADABLE)
-
-
-class Outcome(StrEnum):
-    IMPORTED = "imported"
-    UPDATED = "updated"
-    UNCHANGED = "unchanged"
-    DUPLICATE = "duplicate"
-    FAILED = "failed"
-
-
-@dataclass(slots=True)
-class FileReport:
-    path: str
-    outcome: Outcome
-    message: str
-    doc_id: int | None = None
-    chunks: int = 0
-    pages: int | None = None
-    warnings: list[str] = field(default_factory=list)
-    kind: str | None = None  # why a file failed, an ``IngestErrorKind`` value when the reader said
-
-    @property
-    def ok(self) -> bool:
-        return self.outcome is not Outcome.FAILED
-
-
-def file_digest(path: Path) -> str:
-    h = hashlib.sha256()
-    with path.open("rb") as f:
-        while block := f.read(1 << 20):
-            h.update(block)
-    return h.hexdigest()
 
 
 def _fail(
@@ -97,34 +64,11 @@ def import_file(
     key = os.path.abspath(path)
     name = path.name
     read_path = source or path
-    try:
-        st = read_path.stat()
-    except OSError as err:
-        return FileReport(key, Outcome.FAILED, f"{name}: cannot read file ({err.strerror})", kind=_UNREADABLE)
-    if not read_path.is_file():
-        return FileReport(key, Outcome.FAILED, f"{name}: not a regular file", kind=_UNREADABLE)
-    with engine.connect() as conn:
-        existing = repository.find_by_path(conn, key)
-    if (
-        existing is not None
-        and existing.status == "ready"
-        and existing.size == st.st_size
-        and existing.mtime == st.st_mtime
-    ):
-        return FileReport(key, Outcome.UNCHANGED, f"{name}: unchanged", existing.id, existing.chunk_count)
-    try:
-        digest = file_digest(read_path)
-    except OSError as err:
-        return FileReport(key, Outcome.FAILED, f"{name}: cannot read file ({err.strerror})", kind=_UNREADABLE)
-    facts = repository.FileFacts(key, digest, st.st_size, st.st_mtime)
-    if existing is not None and existing.status == "ready" and existing.content_hash == digest:
-        return FileReport(key, Outcome.UNCHANGED, f"{name}: unchanged", existing.id, existing.chunk_count)
-    with engine.connect() as conn:
-        twin = repository.find_ready_by_hash(conn, digest)
-    if twin is not None and twin.path != key:
-        return FileReport(
-            key, Outcome.DUPLICATE, f"{name}: same content as {twin.path}; not imported twice", twin.id
-        )
+    settled = _settled(engine, key, name, read_path)
+    if isinstance(settled, FileReport):
+        return settled
+    facts, existing = settled
+    digest = facts.content_hash
     try:
         result = read(read_path, cancel)
     except IngestError as err:
@@ -156,15 +100,40 @@ def import_file(
         )
     if copies is not None and existing is not None and existing.copy_path not in (None, copy_path):
         copies.release(engine, [existing.copy_path])
-    outcome = Outcome.UPDATED if existing is not None and existing.status == "ready" else Outcome.IMPORTED
+    replaced = existing is not None and existing.status == DocumentStatus.READY
+    outcome = Outcome.UPDATED if replaced else Outcome.IMPORTED
     pages = f", {doc.page_count} pages" if doc.page_count else ""
     note = "; " + "; ".join(doc.warnings) if doc.warnings else ""
-    return FileReport(
-        key,
-        outcome,
-        f"{name}: {outcome}{pages}, {len(chunks)} passages{note}",
-        doc_id,
-        len(chunks),
-        doc.page_count,
-        list(doc.warnings),
-    )
+    message = f"{name}: {outcome}{pages}, {len(chunks)} passages{note}"
+    return FileReport(key, outcome, message, doc_id, len(chunks), doc.page_count, list(doc.warnings))
+
+
+def _settled(
+    engine: Engine, key: str, name: str, read_path: Path
+) -> FileReport | tuple[repository.FileFacts, DocumentRecord | None]:
+    """What is decided before reading: unreadable, unchanged (same size and time, or same hash) or
+    a duplicate of another document, as a report; otherwise the file's facts and the document of
+    the same path it replaces, if any. Hashing is skipped when size and time already say unchanged."""
+    try:
+        st = read_path.stat()
+    except OSError as err:
+        return FileReport(key, Outcome.FAILED, f"{name}: cannot read file ({err.strerror})", kind=_UNREADABLE)
+    if not read_path.is_file():
+        return FileReport(key, Outcome.FAILED, f"{name}: not a regular file", kind=_UNREADABLE)
+    with engine.connect() as conn:
+        existing = repository.find_by_path(conn, key)
+    ready = existing if existing is not None and existing.status == DocumentStatus.READY else None
+    if ready is not None and ready.size == st.st_size and ready.mtime == st.st_mtime:
+        return FileReport(key, Outcome.UNCHANGED, f"{name}: unchanged", ready.id, ready.chunk_count)
+    try:
+        digest = sha256_file(read_path)
+    except OSError as err:
+        return FileReport(key, Outcome.FAILED, f"{name}: cannot read file ({err.strerror})", kind=_UNREADABLE)
+    if ready is not None and ready.content_hash == digest:
+        return FileReport(key, Outcome.UNCHANGED, f"{name}: unchanged", ready.id, ready.chunk_count)
+    with engine.connect() as conn:
+        twin = repository.find_ready_by_hash(conn, digest)
+    if twin is not None and twin.path != key:
+        message = f"{name}: same content as {twin.path}; not imported twice"
+        return FileReport(key, Outcome.DUPLICATE, message, twin.id)
+    return repository.FileFacts(key, digest, st.st_size, st.st_mtime), existing

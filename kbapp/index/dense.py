@@ -16,11 +16,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
-from sqlalchemy import select
 from sqlalchemy.engine import Connection, Engine
 
 from kbapp.index.vector_index import IndexMismatch, IndexState, VectorIndex
-from kbapp.store.schema import meta, vectors
+from kbapp.store import vectors
 
 log = logging.getLogger(__name__)
 
@@ -37,14 +36,14 @@ def decode_vectors(blobs: list[bytes], dimension: int) -> np.ndarray:
     return np.frombuffer(b"".join(blobs), dtype=VECTOR_DTYPE).reshape(-1, dimension).astype(np.float32)
 
 
-def _meta(conn: Connection, key: str) -> str:
-    return conn.execute(select(meta.c.value).where(meta.c.key == key)).scalar_one()
-
-
 def database_state(conn: Connection, pack_id: str, dimension: int) -> IndexState:
-    count = conn.exec_driver_sql("SELECT count(*) FROM vectors WHERE pack_id = ?", (pack_id,)).scalar_one()
+    count = vectors.count(conn, pack_id)
     return IndexState(
-        _meta(conn, "library_id"), int(_meta(conn, "vector_generation")), pack_id, dimension, count
+        vectors.meta_value(conn, "library_id"),
+        int(vectors.meta_value(conn, "vector_generation")),
+        pack_id,
+        dimension,
+        count,
     )
 
 
@@ -93,18 +92,13 @@ class DenseIndex:
             return self.save()
 
     def _vector_ids(self, conn: Connection) -> np.ndarray:
-        rows = conn.exec_driver_sql(
-            "SELECT chunk_id FROM vectors WHERE pack_id = ? ORDER BY chunk_id", (self.pack_id,)
-        )
-        return np.fromiter((r[0] for r in rows), dtype=np.int64)
+        return np.array(vectors.chunk_ids(conn, self.pack_id), dtype=np.int64)
 
     def _read_vectors(self, conn: Connection, ids: np.ndarray) -> Iterator[tuple[np.ndarray, np.ndarray]]:
         """``(chunk ids, vectors)`` of the given chunks, a batch at a time."""
         for start in range(0, len(ids), READ_BATCH):
             part = ids[start : start + READ_BATCH].tolist()
-            rows = conn.execute(
-                select(vectors.c.chunk_id, vectors.c.vector).where(vectors.c.chunk_id.in_(part))
-            ).all()
+            rows = vectors.by_chunk(conn, part)
             yield (
                 np.array([r[0] for r in rows], np.int64),
                 decode_vectors([r[1] for r in rows], self.dimension),
@@ -124,7 +118,7 @@ class DenseIndex:
         """
         with self._lock:
             with self._engine.connect() as conn, conn.begin():
-                generation = int(_meta(conn, "vector_generation"))
+                generation = int(vectors.meta_value(conn, "vector_generation"))
                 if generation == self._generation:
                     return False
                 db_ids = self._vector_ids(conn)
@@ -155,7 +149,7 @@ class DenseIndex:
             if self._generation == self._saved_generation or self._generation < 0:
                 return None
             with self._engine.connect() as conn:
-                library_id = _meta(conn, "library_id")
+                library_id = vectors.meta_value(conn, "library_id")
             state = IndexState(library_id, self._generation, self.pack_id, self.dimension, self._index.count)
             try:
                 self._index.save(self._folder, state)
@@ -175,12 +169,8 @@ class DenseIndex:
         of the index, and is exact whatever the index kind."""
         if not chunk_ids:
             return {}
-        marks = ",".join("?" * len(chunk_ids))
         with self._engine.connect() as conn:
-            rows = conn.exec_driver_sql(
-                f"SELECT chunk_id, vector FROM vectors WHERE pack_id = ? AND chunk_id IN ({marks})",
-                (self.pack_id, *chunk_ids),
-            ).all()
+            rows = vectors.for_pack(conn, self.pack_id, chunk_ids)
         if not rows:
             return {}
         scores = decode_vectors([r[1] for r in rows], self.dimension) @ np.asarray(query, np.float32).ravel()

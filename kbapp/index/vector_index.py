@@ -18,7 +18,6 @@ the file's checksum. ``load`` trusts the file only if all of that matches the da
 
 from __future__ import annotations
 
-import hashlib
 import json
 import math
 import threading
@@ -28,6 +27,7 @@ from pathlib import Path
 import faiss
 import numpy as np
 
+from kbapp.hashing import sha256_file
 from kbapp.index.atomic import atomic_write, atomic_write_bytes
 
 # Exact while a scan stays ~15 ms (2 cores idle; up to twice that under load). Hybrid p95, query
@@ -74,14 +74,6 @@ class Manifest:
 
 class IndexMismatch(Exception):
     """The saved index cannot be trusted; the message says why (for the log and the status line)."""
-
-
-def _file_sha256(path: Path) -> str:
-    h = hashlib.sha256()
-    with path.open("rb") as f:
-        while block := f.read(1 << 22):
-            h.update(block)
-    return h.hexdigest()
 
 
 def _empty_index(dimension: int, kind: str, lists: int) -> faiss.Index:
@@ -225,7 +217,7 @@ class VectorIndex:
                 self.dimension,
                 int(self._index.ntotal),
                 self.kind,
-                _file_sha256(folder / INDEX_FILE),
+                sha256_file(folder / INDEX_FILE),
             )
         atomic_write_bytes(folder / MANIFEST_FILE, json.dumps(asdict(manifest), indent=1).encode())
         return manifest
@@ -246,7 +238,7 @@ class VectorIndex:
         index_path = folder / INDEX_FILE
         if not index_path.exists():
             raise IndexMismatch("vector index file is missing")
-        if _file_sha256(index_path) != manifest.sha256:
+        if sha256_file(index_path) != manifest.sha256:
             raise IndexMismatch("vector index file is damaged (checksum mismatch)")
         try:
             raw = faiss.read_index(str(index_path))

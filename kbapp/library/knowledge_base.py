@@ -16,60 +16,51 @@ a worker process with time and memory limits (``ParseLimits``).
 from __future__ import annotations
 
 import contextlib
-import os
-import pickle
-import threading
-import time
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
+from typing import cast
 
-from sqlalchemy.engine import Connection, Engine
-from sqlalchemy.exc import DBAPIError
+from sqlalchemy.engine import Engine
 
 from kbapp.chunking import ChunkingConfig
-from kbapp.embedding import default_pack_dir
-from kbapp.embedding.handle import ModelHandle
-from kbapp.grouping.collections import Collections, restrict
-from kbapp.importing import embedding_job
-from kbapp.importing.copies import CopyStore
-from kbapp.importing.discovery import discover
-from kbapp.importing.import_run import (
+from kbapp.contract import (
+    DocumentRecord,
     ImportProgress,
     ImportReport,
     InterruptedImport,
-    RunContext,
-    run_files,
+    SearchResponse,
 )
-from kbapp.importing.parse_worker import ParseLimits, ParseWorker
+from kbapp.embedding import default_pack_dir
+from kbapp.embedding.handle import ModelHandle
+from kbapp.grouping.collections import Collections, restrict
+from kbapp.importing.copies import CopyStore
+from kbapp.importing.jobs import ImportJobs
+from kbapp.importing.parse_worker import ParseLimits, ParseWorker, require_picklable
 from kbapp.importing.reading import InProcessReader, Parser, Reader
-from kbapp.index.dense import DenseIndex
-from kbapp.ingest import parse_file
-from kbapp.maintenance import verify
-from kbapp.maintenance.recovery import Damage, move_aside, open_library, plan_rebuild
-from kbapp.search.results import SearchResponse
+from kbapp.importing.removal import remove_documents
+from kbapp.ingest import SUPPORTED_SUFFIXES, parse_file
+from kbapp.library.vectors import Vectors
+from kbapp.maintenance import checkup
+from kbapp.maintenance.recovery import Damage, move_aside, open_library, queue_rebuild
 from kbapp.search.searcher import Searcher
-from kbapp.search.semantic import SemanticRetriever
 from kbapp.sources.apply import Target
 from kbapp.sources.watched import WatchedFolders
-from kbapp.store import journal, repository
-from kbapp.store.checks import CheckReport, check_database
-from kbapp.store.database import write_transaction
+from kbapp.store import repository
+from kbapp.store.checks import CheckReport
 from kbapp.store.errors import (
-    StorageError,
-    StorageProblem,
-    classify,
     classify_os_error,
     folder_writable,
 )
-from kbapp.store.repair import repair_database
 
-__all__ = ["DB_NAME", "ImportProgress", "ImportReport", "InterruptedImport", "KnowledgeBase", "ParseLimits"]
+__all__ = ["DB_NAME", "KnowledgeBase", "ParseLimits"]
 
 DB_NAME = "library.sqlite3"
 _DEFAULT = object()
 
 
 class KnowledgeBase:
+    supported_suffixes = SUPPORTED_SUFFIXES  # what folder imports pick up, and file dialogs offer
+
     def __init__(
         self,
         data_dir: Path,
@@ -96,13 +87,7 @@ class KnowledgeBase:
         interrupted import (``recovering``); ``notices`` says what happened.
         """
         if parse_limits is not None:
-            try:
-                pickle.dumps(parse)
-            except (pickle.PicklingError, AttributeError, TypeError) as err:
-                raise ValueError(
-                    "parse must be a module-level function to run in the parse worker "
-                    "(or pass parse_limits=None to read in this process)"
-                ) from err
+            require_picklable(parse)
         self.data_dir = Path(data_dir)
         try:
             self.data_dir.mkdir(parents=True, exist_ok=True)
@@ -112,14 +97,14 @@ class KnowledgeBase:
         self.read_only = not folder_writable(self.data_dir)
         self.copies = CopyStore(self.data_dir)
         self.keep_copies = keep_copies
-        self.model = ModelHandle(default_pack_dir() if pack_dir is _DEFAULT else pack_dir)  # type: ignore[arg-type]
+        self.model = ModelHandle(
+            default_pack_dir() if pack_dir is _DEFAULT else cast("Path | None", pack_dir)
+        )
         self._parse = parse
         self._chunking = chunking or ChunkingConfig()
         self._limits = parse_limits
         self._worker: ParseWorker | None = None
         self._autoload = autoload_model
-        self._model_lock = threading.Lock()
-        self._active_jobs: set[int] = set()
         self.collections = Collections(lambda: self.engine)
         self.sources = WatchedFolders(
             lambda: Target(self.engine, self.copies, self.keep_copies, self._reader, self.remove),
@@ -137,56 +122,46 @@ class KnowledgeBase:
 
     def _attach(self, engine: Engine) -> None:
         self.engine = engine
+        self._imports = ImportJobs(
+            engine,
+            self.data_dir,
+            self.copies,
+            keep_copies=self.keep_copies,
+            read_only=self.read_only,
+            reader=self._reader,
+            notices=self.notices,
+        )
         self._searcher = Searcher(engine)
-        self._searcher.semantic_unavailable = self.model.problem or "the embedding model is still loading"
-        self._dense: DenseIndex | None = None
+        self._vectors = Vectors(
+            engine, self.data_dir, self.model, self._searcher, read_only=self.read_only, notices=self.notices
+        )
 
     def _queue_rebuild(self, damage: Damage) -> None:
-        plan = plan_rebuild(damage.kept_as, self.copies)
-        with write_transaction(self.engine) as conn:
-            journal.start_job(conn, "recovery", plan.files, [(p, "failed", why) for p, why in plan.lost])
-        self.notices.append(
-            f"The library file was damaged ({damage.reason}); it was kept as {damage.kept_as.name} and the "
-            f"library is being rebuilt from {plan.summary()}."
-        )
+        self.notices.append(queue_rebuild(self.engine, damage, self.copies))
 
     # -- the model and the vector index ---------------------------------------------------------
 
     def load_model(self) -> bool:
-        """Load the encoder and open (or rebuild) the vector index; False if there is no usable pack."""
-        with self._model_lock:
-            return self._load_model()
+        """Load the encoder and open (or rebuild) the vector index; False if there is no usable pack.
 
-    def _load_model(self) -> bool:
-        if self._searcher.semantic is not None:
-            return True
-        encoder = self.model.encoder()
-        if encoder is None:
-            self._searcher.semantic_unavailable = self.model.problem or "no model pack"
-            return False
-        self._searcher.semantic_unavailable = "the vector index is being checked"
-        dense = DenseIndex(self.engine, self.data_dir, encoder.pack_id, encoder.dimension)
-        reason = dense.open()
-        if reason is not None:
-            self.notices.append(f"The vector index was rebuilt from the library ({reason}).")
-        self._dense = dense
-        self._searcher.semantic = SemanticRetriever(encoder, dense, self.engine)
-        return True
+        The chunking tokenizer is loaded too: that holds the GIL for a second or more, which would
+        otherwise freeze a window at the start of its first import."""
+        loaded = self._vectors.load()
+        self.model.token_counter()
+        return loaded
 
-    def _save_index(self) -> None:
-        if self._dense is None or self.read_only:
-            return
-        problem = self._dense.save()
-        if problem is not None and not any(
-            n.startswith("Could not save the vector index") for n in self.notices
-        ):
-            self.notices.append(
-                f"Could not save the vector index: {problem}; it is rebuilt at the next start."
-            )
+    @property
+    def model_available(self) -> bool:
+        """A verified model pack is installed (the first answer hashes its files)."""
+        return self.model.available
+
+    @property
+    def model_problem(self) -> str | None:
+        """Why semantic search is unavailable, in words for the user; None when it is not."""
+        return self.model.problem
 
     def pending_embeddings(self) -> int:
-        pack = self.model.pack()
-        return embedding_job.pending_count(self.engine, pack.manifest.id) if pack else 0
+        return self._vectors.pending()
 
     def embed_pending(
         self,
@@ -195,26 +170,13 @@ class KnowledgeBase:
     ) -> int:
         """Embed every passage that has no vector for the active pack, then save the vector index.
 
-        Raises ``kbapp.embedding.Cancelled`` if cancelled and ``StorageError`` if the library cannot
+        Raises ``kbapp.contract.Cancelled`` if cancelled and ``StorageError`` if the library cannot
         be written; what was embedded so far is kept (a later run resumes from there).
         """
-        if self.read_only or not self.load_model():
-            return 0
-        encoder = self.model.encoder()
-        assert encoder is not None and self._dense is not None
-        try:
-            return embedding_job.embed_pending(self.engine, encoder, progress, cancel)
-        except DBAPIError as exc:
-            storage = classify(exc, self.data_dir)
-            if storage is None:
-                raise
-            raise storage from exc
-        finally:
-            self._dense.sync()
-            self._save_index()
+        return self._vectors.embed(progress, cancel)
 
     def close(self) -> None:
-        self._save_index()
+        self._vectors.save()
         if self._worker is not None:
             self._worker.stop()
         self.engine.dispose()
@@ -241,72 +203,7 @@ class KnowledgeBase:
         return self._worker
 
     def _writable(self) -> None:
-        if self.read_only:
-            raise StorageError(StorageProblem.READ_ONLY, self.data_dir, "read-only file system")
-
-    def _guarded(self, work: Callable[[ImportReport], None]) -> ImportReport:
-        """Run ``work`` on a new report, timed; a storage failure ends it with a message saying what
-        was kept."""
-        started = time.perf_counter()
-        report = ImportReport()
-        try:
-            work(report)
-        except (DBAPIError, OSError, StorageError) as exc:
-            err = classify(exc, self.data_dir)
-            if err is None:
-                raise
-            hint = (
-                " Free some space and import again to resume."
-                if err.problem is StorageProblem.DISK_FULL
-                else ""
-            )
-            report.error = (
-                f"{err.message}. The import stopped; everything imported until then was kept.{hint}"
-            )
-        report.seconds = time.perf_counter() - started
-        return report
-
-    def _run_jobs(
-        self,
-        jobs: list[journal.Job],
-        report: ImportReport,
-        progress: Callable[[ImportProgress], None] | None,
-        cancel: Callable[[], bool] | None,
-    ) -> None:
-        """Import what ``jobs`` (already marked active in this process) have left to do."""
-        ctx = RunContext(self.engine, self._reader(), self.copies, self.keep_copies)
-        pending: list[tuple[int, journal.JobFile]] = []
-        already = 0
-        with self.engine.connect() as conn:
-            for job in jobs:
-                for entry in journal.job_files(conn, job.id):
-                    if entry.done:
-                        already += 1
-                    else:
-                        pending.append((job.id, entry))
-        try:
-            run_files(ctx, pending, report, already_done=already, progress=progress, cancel=cancel)
-            # A finished job, or an import the user cancelled, has nothing left to resume; a
-            # cancelled rebuild of a damaged library stays, since only it can restore those files.
-            with write_transaction(self.engine) as conn:
-                for job in jobs:
-                    if job.kind == "recovery" and report.cancelled:
-                        continue
-                    if job.kind == "recovery":
-                        self._report_rebuild(conn, job)
-                    journal.finish_job(conn, job.id)
-        finally:
-            self._active_jobs.difference_update(job.id for job in jobs)
-
-    def _report_rebuild(self, conn: Connection, job: journal.Job) -> None:
-        files = journal.job_files(conn, job.id)
-        restored = [f for f in files if f.outcome in ("imported", "updated", "unchanged", "duplicate")]
-        lost = [f for f in files if f not in restored]
-        names = ", ".join(Path(f.path).name for f in lost[:5])
-        self.notices.append(
-            f"The library was rebuilt: {len(restored)} of {len(files)} documents restored"
-            + (f"; not restored: {names}." if lost else ".")
-        )
+        self._imports.writable()
 
     def import_paths(
         self,
@@ -314,46 +211,16 @@ class KnowledgeBase:
         progress: Callable[[ImportProgress], None] | None = None,
         cancel: Callable[[], bool] | None = None,
     ) -> ImportReport:
-        def work(report: ImportReport) -> None:
-            self._writable()
-            self._reader()  # the worker starts while the folders are walked
-            found = discover([Path(p) for p in paths], self.data_dir)
-            report.problems = [(str(p), why) for p, why in found.problems]
-            report.skipped = found.skipped
-            with write_transaction(self.engine) as conn:
-                job = journal.start_job(conn, "import", [(os.path.abspath(p), None) for p in found.files])
-                self._active_jobs.add(job.id)  # before anyone can see it: it is not interrupted
-            self._run_jobs([job], report, progress, cancel)
-
-        return self._guarded(work)
-
-    def _interrupted_jobs(self) -> list[journal.Job]:
-        with self.engine.connect() as conn:
-            jobs = journal.jobs(conn)
-        return [
-            j
-            for j in jobs
-            if (journal.is_own(j) and j.id not in self._active_jobs)
-            or (not journal.is_own(j) and not journal.owner_alive(j))
-        ]
+        return self._imports.import_paths(paths, progress, cancel)
 
     def interrupted_import(self) -> InterruptedImport | None:
         """Files of imports that a crash or kill interrupted, done and remaining; None if there are none."""
-        jobs = self._interrupted_jobs()
-        if not jobs:
-            return None
-        done: list[str] = []
-        remaining: list[str] = []
-        with self.engine.connect() as conn:
-            for job in jobs:
-                for entry in journal.job_files(conn, job.id):
-                    (done if entry.done else remaining).append(entry.path)
-        return InterruptedImport(done, remaining)
+        return self._imports.interrupted()
 
     @property
     def recovering(self) -> bool:
         """True while a rebuild of a damaged library waits to be run (by ``resume_import``)."""
-        return any(j.kind == "recovery" for j in self._interrupted_jobs())
+        return self._imports.recovering
 
     def resume_import(
         self,
@@ -361,27 +228,11 @@ class KnowledgeBase:
         cancel: Callable[[], bool] | None = None,
     ) -> ImportReport:
         """Import the remaining files of interrupted imports (and of a pending rebuild)."""
-
-        def work(report: ImportReport) -> None:
-            jobs = self._interrupted_jobs()
-            if not jobs:
-                return
-            self._writable()
-            with write_transaction(self.engine) as conn:
-                for job in jobs:
-                    journal.claim_job(conn, job.id)
-                    self._active_jobs.add(job.id)
-            self._run_jobs(jobs, report, progress, cancel)
-
-        return self._guarded(work)
+        return self._imports.resume(progress, cancel)
 
     def discard_interrupted_import(self) -> None:
         """Forget interrupted imports (what they finished stays in the library)."""
-        jobs = self._interrupted_jobs()
-        if jobs:
-            with write_transaction(self.engine) as conn:
-                for job in jobs:
-                    journal.finish_job(conn, job.id)
+        self._imports.discard()
 
     # -- reading the library --------------------------------------------------------------------
 
@@ -396,17 +247,11 @@ class KnowledgeBase:
         """``collections``: only documents in any of these (``CollectionError`` names an unknown one)."""
         if collections:
             document_ids = restrict(document_ids, self.collections.document_ids(collections))
-        wanted = mode != "lexical" and self._autoload and self._searcher.semantic is None
-        # Never wait for a load another thread is doing (a rebuild can take a while): answer with
-        # keywords meanwhile.
-        if wanted and self.model.available and self._model_lock.acquire(blocking=False):
-            try:
-                self._load_model()
-            finally:
-                self._model_lock.release()
+        if mode != "lexical" and self._autoload:
+            self._vectors.load_unless_loading()
         return self._searcher.search(query, k, mode, document_ids)
 
-    def documents(self) -> list[repository.DocumentRecord]:
+    def documents(self) -> list[DocumentRecord]:
         with self.engine.connect() as conn:
             return repository.list_documents(conn)
 
@@ -417,33 +262,12 @@ class KnowledgeBase:
 
     def embedding_progress(self) -> dict[int, tuple[int, int]]:
         """Per document: ``(passages embedded by the active pack, passages)``."""
-        pack = self.model.pack()
-        with self.engine.connect() as conn:
-            rows = conn.exec_driver_sql(
-                "SELECT c.document_id, count(v.chunk_id), count(*) FROM chunks c "
-                "LEFT JOIN vectors v ON v.chunk_id = c.id AND v.pack_id = ? GROUP BY c.document_id",
-                (pack.manifest.id if pack else "",),
-            )
-            return {r[0]: (r[1], r[2]) for r in rows}
+        return self._vectors.progress_by_document()
 
     def remove(self, doc_ids: Iterable[int]) -> int:
         """Remove documents (and their kept copies, unless another document shares them)."""
         self._writable()
-        removed: list[repository.DocumentRecord] = []
-        try:
-            with write_transaction(self.engine) as conn:
-                for doc_id in doc_ids:
-                    record = repository.get_document(conn, doc_id)
-                    if record is not None and repository.delete_document(conn, doc_id):
-                        removed.append(record)
-            self.copies.catalogue.remove(r.path for r in removed)
-        except (DBAPIError, OSError) as exc:
-            storage = classify(exc, self.data_dir)
-            if storage is None:
-                raise
-            raise storage from exc
-        self.copies.release(self.engine, [r.copy_path for r in removed])
-        return len(removed)
+        return remove_documents(self.engine, self.copies, self.data_dir, doc_ids)
 
     # -- checking and repairing -----------------------------------------------------------------
 
@@ -460,66 +284,18 @@ class KnowledgeBase:
         final.repaired = actions
         return final
 
-    def _check(self) -> CheckReport:
+    def _library(self) -> checkup.Library:
         pack = self.model.pack()
-        pack_id, dimension = (pack.manifest.id, pack.manifest.dimension) if pack else (None, None)
-        with self.engine.connect() as conn:
-            report = check_database(conn, full=True, pack_id=pack_id, dimension=dimension)
-        if report.damaged:
-            return report
-        copies = verify.check_copies(self.engine, self.copies, full=True)
-        report.problems += copies.problems()
-        report.notes += copies.notes(self.keep_copies)
-        report.facts["kept_copies"] = len(self.copies.stored())
-        if pack_id is not None and dimension is not None:
-            reason = verify.check_index(self.engine, self.data_dir, pack_id, dimension)
-            if reason is not None:
-                report.notes.append(
-                    f"{reason}; it is rebuilt from the library on the next search (or by --repair)"
-                )
-        interrupted = self.interrupted_import()
-        if interrupted is not None:
-            total = len(interrupted.done) + len(interrupted.remaining)
-            report.notes.append(
-                f"an import was interrupted: {len(interrupted.done)} of {total} files were done "
-                "(import again to resume)"
-            )
-        return report
+        dims = (pack.manifest.id, pack.manifest.dimension) if pack else None
+        return checkup.Library(self.engine, self.data_dir, self.copies, self.keep_copies, dims)
+
+    def _check(self) -> CheckReport:
+        return checkup.check_library(self._library(), self.interrupted_import())
 
     def _repair(self) -> list[str]:
-        pack = self.model.pack()
-        pack_id, dimension = (pack.manifest.id, pack.manifest.dimension) if pack else (None, None)
-        with write_transaction(self.engine) as conn:
-            fixed = repair_database(conn, pack_id=pack_id, dimension=dimension)
-        actions = list(fixed.actions)
-        if fixed.reimport:  # before the copies are checked: theirs are unreferenced until then
-            files = [
-                (path, str(self.copies.resolve(rel)) if rel and self.copies.resolve(rel).is_file() else None)
-                for path, rel in fixed.reimport
-            ]
-            imported = self._run_new_job("repair", files)
-            actions.append(
-                "imported again (they had lost their passages): "
-                + "; ".join(f.message for f in imported.files)
-            )
-        copies = verify.check_copies(self.engine, self.copies, full=True)
-        actions += verify.repair_copies(self.engine, self.copies, copies, keep_copies=self.keep_copies)
-        if pack_id is not None and dimension is not None and self._index_stale(pack_id, dimension):
-            dense = self._dense or DenseIndex(self.engine, self.data_dir, pack_id, dimension)
-            dense.rebuild()
-            actions.append("rebuilt the vector index from the library")
-        return actions
-
-    def _index_stale(self, pack_id: str, dimension: int) -> bool:
-        return verify.check_index(self.engine, self.data_dir, pack_id, dimension) is not None
-
-    def _run_new_job(self, kind: str, files: list[tuple[str, str | None]]) -> ImportReport:
-        report = ImportReport()
-        with write_transaction(self.engine) as conn:
-            job = journal.start_job(conn, kind, files)
-            self._active_jobs.add(job.id)
-        self._run_jobs([job], report, None, None)
-        return report
+        return checkup.repair_library(
+            self._library(), self._vectors.dense, lambda files: self._imports.run_new("repair", files)
+        )
 
     def _rebuild_damaged(self, report: CheckReport) -> list[str]:
         """The library file is damaged: keep it aside, start afresh and import everything again."""

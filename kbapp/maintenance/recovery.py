@@ -20,11 +20,13 @@ from pathlib import Path
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import DBAPIError
 
+from kbapp.contract import Outcome, StorageError, StorageProblem
 from kbapp.importing.copies import CopyStore
 from kbapp.index.atomic import fsync_dir
+from kbapp.store import journal, repository
 from kbapp.store.checks import sqlite_check
-from kbapp.store.database import open_engine
-from kbapp.store.errors import StorageError, StorageProblem, is_damage
+from kbapp.store.database import open_engine, write_transaction
+from kbapp.store.errors import is_damage
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,12 +103,7 @@ def _documents_in(damaged: Path) -> list[tuple[str, str, str | None]] | None:
     try:
         conn = sqlite3.connect(f"{damaged.resolve().as_uri()}?mode=ro", uri=True)
         try:
-            return [
-                (str(r[0]), str(r[1]), r[2])
-                for r in conn.execute(
-                    "SELECT path, content_hash, copy_path FROM documents WHERE status = 'ready' ORDER BY id"
-                )
-            ]
+            return repository.ready_files(conn)
         finally:
             conn.close()
     except sqlite3.Error:
@@ -136,3 +133,15 @@ def plan_rebuild(damaged: Path | None, copies: CopyStore) -> RebuildPlan:
         else:
             plan.lost.append((path, f"{Path(path).name}: no kept copy, and the original file is gone"))
     return plan
+
+
+def queue_rebuild(engine: Engine, damage: Damage, copies: CopyStore) -> str:
+    """Record the rebuild of a damaged library as an import job in the fresh library ``engine``
+    opens, to be run like any interrupted import; returns the notice that says so."""
+    plan = plan_rebuild(damage.kept_as, copies)
+    with write_transaction(engine) as conn:
+        journal.start_job(conn, "recovery", plan.files, [(p, Outcome.FAILED, why) for p, why in plan.lost])
+    return (
+        f"The library file was damaged ({damage.reason}); it was kept as {damage.kept_as.name} and the "
+        f"library is being rebuilt from {plan.summary()}."
+    )

@@ -14,11 +14,13 @@ from pathlib import Path, PurePath
 
 from sqlalchemy.engine import Engine
 
+from kbapp.contract import DocumentStatus
+from kbapp.hashing import sha256_file
 from kbapp.importing.catalogue import CatalogueEntry
 from kbapp.importing.copies import FILES_DIR, CopyStore, SourceProblem
-from kbapp.importing.importer import file_digest
 from kbapp.index.dense import database_state
 from kbapp.index.vector_index import IndexMismatch, VectorIndex
+from kbapp.store import repository
 from kbapp.store.checks import named_files
 from kbapp.store.database import write_transaction
 
@@ -62,12 +64,10 @@ class CopyCheck:
 def check_copies(engine: Engine, copies: CopyStore, *, full: bool) -> CopyCheck:
     result = CopyCheck()
     with engine.connect() as conn:
-        rows = conn.exec_driver_sql(
-            "SELECT path, content_hash, copy_path, status FROM documents ORDER BY path"
-        ).all()
+        rows = repository.file_rows(conn)
     referenced = {r.copy_path for r in rows if r.copy_path}
     for r in rows:
-        if r.status != "ready":
+        if r.status != DocumentStatus.READY:
             continue
         if r.copy_path is None:
             result.without.append((r.path, r.content_hash))
@@ -75,7 +75,7 @@ def check_copies(engine: Engine, copies: CopyStore, *, full: bool) -> CopyCheck:
         copy = copies.resolve(r.copy_path)
         if not copy.is_file():
             result.missing.append((r.path, r.content_hash, r.copy_path))
-        elif full and file_digest(copy) != r.content_hash:
+        elif full and sha256_file(copy) != r.content_hash:
             result.damaged.append((r.path, r.content_hash, r.copy_path))
     result.unused = [rel for rel in copies.stored() if rel not in referenced]
     result.stale = stale_temp_files(copies.data_dir)
@@ -97,7 +97,7 @@ def stale_temp_files(data_dir: Path) -> list[Path]:
 
 def _original_matches(path: str, sha256: str) -> bool:
     try:
-        return Path(path).is_file() and file_digest(Path(path)) == sha256
+        return Path(path).is_file() and sha256_file(Path(path)) == sha256
     except OSError:
         return False
 
@@ -129,7 +129,7 @@ def repair_copies(engine: Engine, copies: CopyStore, check: CopyCheck, *, keep_c
                     continue
     if updates:
         with write_transaction(engine) as conn:
-            conn.exec_driver_sql("UPDATE documents SET copy_path = ? WHERE path = ?", updates)
+            repository.set_copy_paths(conn, updates)
     if restored:
         actions.append(f"kept copies made again from the original files: {named_files(restored)}")
     if gone:
@@ -146,10 +146,8 @@ def repair_copies(engine: Engine, copies: CopyStore, check: CopyCheck, *, keep_c
     if check.stale:
         actions.append(f"removed {len(check.stale)} half-written files left by an interrupted run")
     with engine.connect() as conn:
-        rows = conn.exec_driver_sql(
-            "SELECT path, content_hash, copy_path FROM documents WHERE status = 'ready' ORDER BY id"
-        ).all()
-    copies.catalogue.rewrite(CatalogueEntry(r.path, r.content_hash, r.copy_path) for r in rows)
+        rows = repository.ready_files(conn)
+    copies.catalogue.rewrite(CatalogueEntry(path, sha256, copy) for path, sha256, copy in rows)
     return actions
 
 

@@ -13,8 +13,8 @@ from typing import Any
 from sqlalchemy import and_, func, select
 from sqlalchemy.engine import Connection
 
+from kbapp.contract import SearchResult
 from kbapp.ingest.builder import BLOCK_SEPARATOR
-from kbapp.search.results import SearchResult
 from kbapp.store.schema import chunks, documents, pages
 from kbapp.text.terms import Term, match_terms
 

@@ -86,7 +86,7 @@ class LanguagePools:
     def script_of_chunk(self, chunk_id: int) -> Script | None:
         at = int(np.searchsorted(self._ids, chunk_id))
         if at < len(self._ids) and self._ids[at] == chunk_id:
-            return self.scripts[self._codes[at]]
+            return self.scripts[int(self._codes[at])]
         return None
 
     def stats(self, vector: np.ndarray) -> dict[Script, PoolStats]:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from kbapp.search.results import SearchResult
+from kbapp.contract import SearchResult
 from kbapp.text.script import Script
 
 COVERAGE_FLOOR = 0.5  # share of the query's keyword weight that makes a passage relevant on words alone

@@ -15,24 +15,22 @@ from collections.abc import Sequence
 import numpy as np
 from sqlalchemy.engine import Connection, Engine
 
+from kbapp.contract import (
+    DENSE_DEPTH,
+    LEXICAL_DEPTH,
+    MODES,
+    NOTHING_FOUND,
+    NOTHING_RELEVANT,
+    SearchResponse,
+)
 from kbapp.search.assemble import Candidate, assemble
 from kbapp.search.fusion import score_blend
 from kbapp.search.lexical import lexical_search, term_stats
 from kbapp.search.pools import PoolStats
 from kbapp.search.relevance import relevant
-from kbapp.search.results import SearchResponse
 from kbapp.search.semantic import SemanticRetriever
 from kbapp.text.script import Script, script_of
 from kbapp.text.terms import query_terms, quoted_phrases
-
-MODES = ("hybrid", "lexical", "dense")
-NOTHING_FOUND = "Nothing in the library matches this query."
-NOTHING_RELEVANT = "Nothing relevant found: no passage in the library is close to this question."
-
-# Candidates per retriever (per language pool for dense), tuned with the blend on the three
-# single-language development sets (bench/tune_fusion.py).
-LEXICAL_DEPTH = 100
-DENSE_DEPTH = 100
 
 
 def _allowed_chunks(conn: Connection, document_ids: Sequence[int]) -> np.ndarray:

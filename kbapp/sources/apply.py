@@ -18,8 +18,10 @@ from pathlib import Path
 
 from sqlalchemy.engine import Engine
 
+from kbapp.contract import Outcome
+from kbapp.hashing import sha256_file
 from kbapp.importing.copies import CopyStore
-from kbapp.importing.importer import Outcome, file_digest, import_file
+from kbapp.importing.importer import import_file
 from kbapp.importing.reading import ImportCancelled, Reader
 from kbapp.sources.plan import SyncPlan
 from kbapp.sources.scan import FileStat
@@ -139,7 +141,7 @@ class PlanRun:
 
     def _digest(self, path: str) -> str | None:
         try:
-            return file_digest(Path(path))
+            return sha256_file(Path(path))
         except OSError as err:
             self._note(
                 SyncChange(path, Change.FAILED, f"{Path(path).name}: cannot read file ({err.strerror})")

@@ -20,7 +20,7 @@ from sqlalchemy import create_engine, event, select
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.pool import QueuePool
 
-from kbapp.store.errors import StorageError, StorageProblem
+from kbapp.contract import StorageError, StorageProblem
 from kbapp.store.schema import MIGRATIONS, SCHEMA_VERSION, meta
 
 

@@ -12,46 +12,17 @@ import errno
 import os
 import shutil
 import sqlite3
-from enum import StrEnum
 from pathlib import Path
 
 from sqlalchemy.exc import DBAPIError
+
+from kbapp.contract import StorageError, StorageProblem
 
 # Below this much free space a vague "disk I/O error" is taken to mean the disk is full.
 _NEARLY_FULL = 1 << 20
 
 
-class StorageProblem(StrEnum):
-    DISK_FULL = "disk full"
-    READ_ONLY = "read-only"
-    DAMAGED = "damaged"
-    BUSY = "busy"
-    WRITE_FAILED = "write failed"
-
-
-_EXPLAIN = {
-    StorageProblem.DISK_FULL: "no space left on the drive that holds the library",
-    StorageProblem.READ_ONLY: "the library folder cannot be written",
-    StorageProblem.DAMAGED: "the library file is damaged",
-    StorageProblem.BUSY: "another kbapp is writing to the library and did not finish in time",
-    StorageProblem.WRITE_FAILED: "writing to the library failed",
-}
-
 _DAMAGE_MARKERS = ("file is not a database", "malformed", "database corruption")
-
-
-class StorageError(Exception):
-    """The library's storage refused a write (or is damaged); ``message`` starts with the problem."""
-
-    def __init__(self, problem: StorageProblem, folder: Path, detail: str) -> None:
-        self.problem = problem
-        self.folder = folder
-        self.detail = detail
-        self.message = f"{problem}: {_EXPLAIN[problem]} ({folder}: {detail})"
-        super().__init__(self.message)
-
-    def __str__(self) -> str:
-        return self.message
 
 
 def is_damage(exc: BaseException) -> bool:

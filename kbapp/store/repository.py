@@ -7,37 +7,22 @@ old chunks for the new ones in the same commit.
 
 from __future__ import annotations
 
+import sqlite3
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from sqlalchemy import delete, func, insert, select
 from sqlalchemy.engine import Connection
 
 from kbapp.chunking import Chunk
+from kbapp.contract import DocumentRecord, DocumentStatus
 from kbapp.ingest.document import Page
 from kbapp.store import collections
 from kbapp.store.schema import chunks, documents, pages
 from kbapp.text.terms import index_terms
-
-
-@dataclass(frozen=True, slots=True)
-class DocumentRecord:
-    id: int
-    path: str
-    content_hash: str
-    title: str
-    doc_type: str
-    page_count: int | None
-    size: int
-    mtime: float
-    imported_at: float
-    status: str
-    error: str | None
-    warnings: str
-    chunk_count: int
-    copy_path: str | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,7 +34,8 @@ class FileFacts:
 
 
 def _record(row) -> DocumentRecord:  # type: ignore[no-untyped-def]
-    return DocumentRecord(**row._mapping)
+    fields = dict(row._mapping)
+    return DocumentRecord(**{**fields, "status": DocumentStatus(fields["status"])})
 
 
 def _document_query():  # type: ignore[no-untyped-def]
@@ -88,7 +74,9 @@ def find_by_path(conn: Connection, path: str) -> DocumentRecord | None:
 
 def find_ready_by_hash(conn: Connection, content_hash: str) -> DocumentRecord | None:
     row = conn.execute(
-        _document_query().where(documents.c.content_hash == content_hash, documents.c.status == "ready")
+        _document_query().where(
+            documents.c.content_hash == content_hash, documents.c.status == DocumentStatus.READY
+        )
     ).first()
     return _record(row) if row else None
 
@@ -117,7 +105,7 @@ def write_document(
             size=facts.size,
             mtime=facts.mtime,
             imported_at=time.time(),
-            status="ready",
+            status=DocumentStatus.READY,
             error=None,
             warnings="\n".join(warnings),
             copy_path=copy_path,
@@ -131,8 +119,13 @@ def write_document(
             for i, p in enumerate(doc_pages)
         ],
     )
-    if not doc_chunks:
-        return doc_id
+    if doc_chunks:
+        _insert_chunks(conn, doc_id, title, doc_chunks)
+    return doc_id
+
+
+def _insert_chunks(conn: Connection, doc_id: int, title: str, doc_chunks: Sequence[Chunk]) -> None:
+    """The passages' rows and their keyword rows (body, and title with heading path for context)."""
     rows = [
         {
             "document_id": doc_id,
@@ -161,13 +154,12 @@ def write_document(
             for chunk_id, c in zip(ids, doc_chunks, strict=True)
         ],
     )
-    return doc_id
 
 
 def record_failure(conn: Connection, facts: FileFacts, doc_type: str, error: str) -> None:
     """Remember a failed file (so the library lists it with its reason) without touching a good copy."""
     existing = find_by_path(conn, facts.path)
-    if existing is not None and existing.status == "ready":
+    if existing is not None and existing.status == DocumentStatus.READY:
         return
     kept = _replace(conn, facts.path)
     doc_id = conn.execute(
@@ -180,7 +172,7 @@ def record_failure(conn: Connection, facts: FileFacts, doc_type: str, error: str
             size=facts.size,
             mtime=facts.mtime,
             imported_at=time.time(),
-            status="failed",
+            status=DocumentStatus.FAILED,
             error=error,
             warnings="",
             copy_path=None,
@@ -208,3 +200,43 @@ def page_texts(conn: Connection, doc_id: int) -> list[tuple[int | None, str]]:
         select(pages.c.number, pages.c.text).where(pages.c.document_id == doc_id).order_by(pages.c.page_index)
     )
     return [(r.number, r.text) for r in rows]
+
+
+class FileRow(NamedTuple):
+    """What the checks of kept copies need of a document."""
+
+    path: str
+    content_hash: str
+    copy_path: str | None
+    status: str
+
+
+_READY_FILES = "SELECT path, content_hash, copy_path FROM documents WHERE status = 'ready' ORDER BY id"
+
+
+def file_rows(conn: Connection) -> list[FileRow]:
+    rows = conn.exec_driver_sql("SELECT path, content_hash, copy_path, status FROM documents ORDER BY path")
+    return [FileRow(*r) for r in rows]
+
+
+def ready_files(conn: Connection | sqlite3.Connection) -> list[tuple[str, str, str | None]]:
+    """``(path, sha256, kept copy)`` of the searchable documents, in import order; also read from
+    a damaged library file through a plain ``sqlite3`` connection."""
+    rows = (
+        conn.execute(_READY_FILES)
+        if isinstance(conn, sqlite3.Connection)
+        else conn.exec_driver_sql(_READY_FILES)
+    )
+    return [(str(r[0]), str(r[1]), r[2]) for r in rows]
+
+
+def set_copy_paths(conn: Connection, updates: Sequence[tuple[str | None, str]]) -> None:
+    """``(kept copy, path)`` pairs: the documents at ``path`` are kept as that copy from now on."""
+    conn.exec_driver_sql("UPDATE documents SET copy_path = ? WHERE path = ?", list(updates))
+
+
+def copy_in_use(conn: Connection, rel: str) -> bool:
+    return (
+        conn.exec_driver_sql("SELECT 1 FROM documents WHERE copy_path = ? LIMIT 1", (rel,)).first()
+        is not None
+    )

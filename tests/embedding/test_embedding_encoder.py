@@ -5,7 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from kbapp.embedding.encoder import Cancelled, Encoder
+from kbapp.contract import Cancelled
+from kbapp.embedding.encoder import Encoder
 from kbapp.embedding.tokens import Windower
 
 EXPOSURE_EN = (

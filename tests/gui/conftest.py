@@ -149,7 +149,7 @@ def open_window(qtbot, tmp_path: Path) -> Iterator[Callable[..., object]]:  # ty
     listed and its model state settled. Keyword-only unless ``pack_dir`` is given, and files are
     read in this process unless ``parse_limits`` is given (a worker process takes seconds to
     start; the tests that exercise it pass ``parse_limits=ParseLimits()``)."""
-    from kbapp.gui.jobs import LOADING
+    from kbapp.contract import ModelState
     from kbapp.gui.main_window import MainWindow
     from kbapp.library import KnowledgeBase
 
@@ -165,7 +165,7 @@ def open_window(qtbot, tmp_path: Path) -> Iterator[Callable[..., object]]:  # ty
         qtbot.waitExposed(window)
         with qtbot.waitSignal(window.libraryLoaded, timeout=WAIT_MS):
             window.start()
-        qtbot.waitUntil(lambda: window.jobs.model_state != LOADING, timeout=WAIT_MS)
+        qtbot.waitUntil(lambda: window.jobs.model_state != ModelState.LOADING, timeout=WAIT_MS)
         qtbot.waitUntil(lambda: not window.jobs.busy, timeout=WAIT_MS)
         return window
 

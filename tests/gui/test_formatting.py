@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pymupdf
 
+from kbapp.contract import SearchResult
 from kbapp.gui.formatting import (
     marked_html,
     passage_with_citation,
@@ -16,7 +17,6 @@ from kbapp.gui.formatting import (
 from kbapp.gui.passages import locate
 from kbapp.gui.preview.pdf_marks import term_rects
 from kbapp.gui.preview.text_view import Utf16Offsets
-from kbapp.search.results import SearchResult
 
 
 def result(text: str, highlights: list[tuple[int, int]], **fields: object) -> SearchResult:
@@ -103,6 +103,8 @@ def test_locate_recovers_page_and_table_header_prefix() -> None:
             [(text.index("y"), text.index("y") + 1)],
             page=2,
             page_end=2,
+            page_index=1,
+            page_end_index=1,
             char_start=start,
             char_end=start + len(body),
         ),
@@ -116,11 +118,27 @@ def test_locate_spans_pages() -> None:
     pages: list[tuple[int | None, str]] = [(1, "aaa start of it"), (2, "rest here"), (3, "zzz")]
     text = "start of it\nrest"
     hit = text.index("rest")
-    found = locate(pages, result(text, [(hit, hit + 4)], page=2, page_end=2, char_start=4, char_end=4))
+    found = locate(
+        pages,
+        result(
+            text,
+            [(hit, hit + 4)],
+            page=2,
+            page_end=2,
+            page_index=0,
+            page_end_index=1,
+            char_start=4,
+            char_end=4,
+        ),
+    )
     assert found is not None
     assert found.pieces == [(0, 4, 15), (1, 0, 4)]
     assert found.highlights == [(1, 0, 4)]
     assert locate(pages, result("changed since", [], page=1, page_end=1, char_start=0, char_end=5)) is None
+    assert (
+        locate(pages, result("rest", [], page=9, page_index=8, page_end_index=8, char_start=0, char_end=4))
+        is None
+    )
 
 
 def test_utf16_offsets_count_astral_characters_twice() -> None:

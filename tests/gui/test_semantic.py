@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import Qt
 
+from kbapp.contract import ModelState
 from kbapp.embedding import default_pack_dir
-from kbapp.gui.jobs import READY
 from tests.gui.conftest import WAIT_MS, drop_paths, search
 
 PACK = default_pack_dir()
@@ -21,7 +21,7 @@ PACK = default_pack_dir()
 )
 def test_semantic_result_arrives_after_embedding(qtbot, open_window, manuals: Path) -> None:  # type: ignore[no-untyped-def]
     window = open_window(pack_dir=PACK)
-    assert window.jobs.model_state == READY
+    assert window.jobs.model_state == ModelState.READY
     assert window.status.model_label.text() == "Semantic search ready"
     with qtbot.waitSignal(window.jobs.embeddingFinished, timeout=WAIT_MS) as embedded:
         with qtbot.waitSignal(window.jobs.importFinished, timeout=WAIT_MS) as imported:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from kbapp.importing.importer import Outcome
+from kbapp.contract import Outcome
 from kbapp.library import KnowledgeBase
 
 

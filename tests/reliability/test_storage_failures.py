@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from kbapp.contract import StorageError
 from kbapp.library import KnowledgeBase
-from kbapp.store.errors import StorageError
 from tests.reliability.conftest import hits, kbapp, remount
 from tests.reliability.corpus import write_good
 

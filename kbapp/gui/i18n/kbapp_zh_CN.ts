@@ -298,10 +298,6 @@
         <translation>导入文件</translation>
     </message>
     <message>
-        <source>Documents (*.pdf *.docx *.md *.markdown *.txt *.html *.htm *.epub);;All files (*)</source>
-        <translation>文档 (*.pdf *.docx *.md *.markdown *.txt *.html *.htm *.epub);;所有文件 (*)</translation>
-    </message>
-    <message>
         <source>Import a folder (with its subfolders)</source>
         <translation>导入文件夹（包括子文件夹）</translation>
     </message>
@@ -390,6 +386,10 @@
     <message>
         <source>Only the documents selected in the library were searched.</source>
         <translation>只搜索了资料库中选中的文档。</translation>
+    </message>
+    <message>
+        <source>Documents (%1);;All files (*)</source>
+        <translation>文档 (%1);;所有文件 (*)</translation>
     </message>
     <message>
         <source>Search all documents</source>

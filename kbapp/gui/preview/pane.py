@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from kbapp.contract import SearchResult
 from kbapp.gui import desktop
 from kbapp.gui.formatting import location
 from kbapp.gui.operations import run_in_background
@@ -29,7 +30,6 @@ from kbapp.gui.passages import PassageSpan, locate
 from kbapp.gui.preview.pdf_view import ZOOM_STEP, PageMarks, PdfView
 from kbapp.gui.preview.text_view import TextView
 from kbapp.gui.qt_compat import emit
-from kbapp.search.results import SearchResult
 
 if TYPE_CHECKING:
     from kbapp.library import KnowledgeBase
@@ -72,6 +72,29 @@ class PreviewPane(QWidget):
         self.where.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.where.setWordWrap(True)
 
+        controls = self._build_controls()
+
+        self.placeholder = QLabel()
+        self.placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.placeholder.setWordWrap(True)
+        self.placeholder.setForegroundRole(QPalette.ColorRole.PlaceholderText)
+        self.pdf_view = PdfView()
+        self.pdf_view.pageChanged.connect(self._page_changed)
+        self.text_view = TextView()
+        self.stack = QStackedWidget()
+        for widget in (self.placeholder, self.pdf_view, self.text_view):
+            self.stack.addWidget(widget)
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(6, 6, 6, 6)
+        layout.addWidget(self.title)
+        layout.addWidget(self.where)
+        layout.addLayout(controls)
+        layout.addWidget(self.stack, 1)
+        self.clear()
+
+    def _build_controls(self) -> QHBoxLayout:
+        """The row of page, zoom and open buttons above the page."""
         style = self.style()
         self.prev_button = self._button(
             self.tr("Previous page"), None, icon=style.standardIcon(QStyle.StandardPixmap.SP_ArrowBack)
@@ -96,18 +119,6 @@ class PreviewPane(QWidget):
         self.zoom_out_button.clicked.connect(lambda: self._zoom(1 / ZOOM_STEP))
         self.fit_button.clicked.connect(lambda: self.pdf_view.fit_width())
         self.open_button.clicked.connect(self._open_original)
-
-        self.placeholder = QLabel()
-        self.placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.placeholder.setWordWrap(True)
-        self.placeholder.setForegroundRole(QPalette.ColorRole.PlaceholderText)
-        self.pdf_view = PdfView()
-        self.pdf_view.pageChanged.connect(self._page_changed)
-        self.text_view = TextView()
-        self.stack = QStackedWidget()
-        for widget in (self.placeholder, self.pdf_view, self.text_view):
-            self.stack.addWidget(widget)
-
         controls = QHBoxLayout()
         controls.setContentsMargins(0, 0, 0, 0)
         for widget in (self.prev_button, self.page_label, self.next_button):
@@ -117,13 +128,7 @@ class PreviewPane(QWidget):
             controls.addWidget(widget)
         controls.addStretch(1)
         controls.addWidget(self.open_button)
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(6, 6, 6, 6)
-        layout.addWidget(self.title)
-        layout.addWidget(self.where)
-        layout.addLayout(controls)
-        layout.addWidget(self.stack, 1)
-        self.clear()
+        return controls
 
     def _button(
         self,

@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from kbapp.ingest.pdf_engine import pymupdf
+    from kbapp.library.pdf import pymupdf
 
 
 _ANCHOR_WORDS = 5

@@ -18,7 +18,7 @@ from kbapp.gui.preview.pdf_marks import term_rects
 from kbapp.gui.qt_compat import emit
 
 if TYPE_CHECKING:
-    from kbapp.ingest.pdf_engine import pymupdf
+    from kbapp.library.pdf import pymupdf
 
 ZOOM_STEP = 1.25
 MIN_SCALE, MAX_SCALE = 0.25, 6.0
@@ -68,7 +68,7 @@ class PdfView(QScrollArea):
         if self._path == path and self._doc is not None:
             return True
         self.close_document()
-        from kbapp.ingest.pdf_engine import pymupdf  # PyMuPDF loads with the first PDF shown
+        from kbapp.library.pdf import pymupdf  # PyMuPDF loads with the first PDF shown
 
         try:
             doc = pymupdf.open(path)
@@ -122,7 +122,7 @@ class PdfView(QScrollArea):
     def render(self) -> None:
         if self._doc is None or not self.page_number:
             return
-        from kbapp.ingest.pdf_engine import pymupdf
+        from kbapp.library.pdf import pymupdf
 
         page = self._doc[self.page_number - 1]
         marks = self._marks.get(self.page_number)

@@ -97,8 +97,8 @@ class TextView(QPlainTextEdit):
         cursor = QTextCursor(self.document())
         cursor.setPosition(start)
         cursor.setPosition(end, QTextCursor.MoveMode.KeepAnchor)
-        selection.cursor = cursor  # type: ignore[attr-defined]
-        selection.format = fmt  # type: ignore[attr-defined]
+        selection.cursor = cursor
+        selection.format = fmt
         return selection
 
     def marked_text(self) -> str:

@@ -1,0 +1,224 @@
+"""Everything a front end needs to know about the core besides the ``KnowledgeBase`` façade itself.
+
+The GUI and the CLI import only this module and ``kbapp.library``: the records the façade hands
+back (search results, import reports, documents), the states and outcomes they carry as enums, the
+status of a search response (so nobody compares message strings), cancellation, progress events and
+the constants a front end shows. It imports nothing but the standard library, because the window
+imports it before it paints: loading SQLAlchemy, numpy, FAISS or onnxruntime there would delay the
+first frame by a second (``tests/test_contract.py`` enforces both rules).
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from enum import StrEnum
+from pathlib import Path
+from typing import Any, NamedTuple
+
+# -- search -----------------------------------------------------------------------------------
+
+MODES = ("hybrid", "lexical", "dense")
+# Candidates per retriever (per language pool for dense), tuned with the blend on the three
+# single-language development sets (bench/tune_fusion.py).
+LEXICAL_DEPTH = 100
+DENSE_DEPTH = 100
+NOTHING_FOUND = "Nothing in the library matches this query."
+NOTHING_RELEVANT = "Nothing relevant found: no passage in the library is close to this question."
+
+
+class ResponseStatus(StrEnum):
+    """What a search response means, for front ends to word as they like."""
+
+    OK = "ok"  # results, from every retriever the mode asked for
+    KEYWORD_ONLY = "keyword_only"  # results, but semantic search was unavailable
+    NOTHING_FOUND = "nothing_found"  # no passage matches a keyword
+    NOTHING_RELEVANT = "nothing_relevant"  # passages came back, none close enough to the question
+
+
+@dataclass(slots=True)
+class SearchResult:
+    rank: int
+    citation: int
+    doc_id: int
+    path: str
+    title: str
+    page: int | None  # 1-based physical page; None for formats without pages
+    page_end: int | None
+    heading: str | None
+    text: str
+    highlights: list[tuple[int, int]]
+    score: float
+    why: dict[str, Any]
+    chunk_ids: list[int] = field(default_factory=list)
+    # Where ``text`` comes from: text == prefix + pages[page_index].text[char_start:] … up to
+    # pages[page_end_index].text[:char_end] (pages joined by "\n"); prefix is a repeated table header.
+    page_index: int = 0
+    page_end_index: int = 0
+    prefix_len: int = 0
+    char_start: int = 0
+    char_end: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["highlights"] = [list(span) for span in self.highlights]
+        data["doc_id"] = str(self.doc_id)
+        return data
+
+
+@dataclass(slots=True)
+class SearchResponse:
+    query: str
+    mode: str
+    results: list[SearchResult]
+    message: str | None = None  # e.g. why nothing came back, or that dense search fell back
+    took_ms: float = 0.0
+    status: ResponseStatus | None = None  # derived from the results and message when not given
+
+    def __post_init__(self) -> None:
+        if self.status is None:
+            self.status = _status(self.results, self.message)
+
+
+def _status(results: list[SearchResult], message: str | None) -> ResponseStatus:
+    """The searcher words its outcome as a message; this is the one place that reads it back."""
+    if results:
+        return ResponseStatus.OK if message is None else ResponseStatus.KEYWORD_ONLY
+    return ResponseStatus.NOTHING_RELEVANT if message == NOTHING_RELEVANT else ResponseStatus.NOTHING_FOUND
+
+
+# -- library ----------------------------------------------------------------------------------
+
+
+class DocumentStatus(StrEnum):
+    """A document row: searchable, or recorded only to say why its file could not be read."""
+
+    READY = "ready"
+    FAILED = "failed"
+
+
+class ModelState(StrEnum):
+    """The embedding model, as a front end shows it: semantic search works once it is READY."""
+
+    LOADING = "loading"
+    READY = "ready"
+    UNAVAILABLE = "unavailable"
+
+
+@dataclass(frozen=True, slots=True)
+class DocumentRecord:
+    id: int
+    path: str
+    content_hash: str
+    title: str
+    doc_type: str
+    page_count: int | None
+    size: int
+    mtime: float
+    imported_at: float
+    status: DocumentStatus
+    error: str | None
+    warnings: str
+    chunk_count: int
+    copy_path: str | None
+
+
+# -- import -----------------------------------------------------------------------------------
+
+
+class Outcome(StrEnum):
+    IMPORTED = "imported"
+    UPDATED = "updated"
+    UNCHANGED = "unchanged"
+    DUPLICATE = "duplicate"
+    FAILED = "failed"
+
+
+@dataclass(slots=True)
+class FileReport:
+    path: str
+    outcome: Outcome
+    message: str
+    doc_id: int | None = None
+    chunks: int = 0
+    pages: int | None = None
+    warnings: list[str] = field(default_factory=list)
+    kind: str | None = None  # why a file failed, an ``IngestErrorKind`` value when the reader said
+
+    @property
+    def ok(self) -> bool:
+        return self.outcome is not Outcome.FAILED
+
+
+@dataclass(slots=True)
+class ImportProgress:
+    """One progress event of an import: sent before each file, and with its report after it."""
+
+    done: int
+    total: int
+    current: str
+    report: FileReport | None = None
+
+
+@dataclass(slots=True)
+class ImportReport:
+    files: list[FileReport] = field(default_factory=list)
+    problems: list[tuple[str, str]] = field(default_factory=list)  # path, reason (folders, missing paths)
+    skipped: int = 0
+    cancelled: bool = False
+    seconds: float = 0.0
+    error: str | None = None  # the import stopped: disk full, read-only library (the message says which)
+
+    @property
+    def failed(self) -> list[FileReport]:
+        return [f for f in self.files if f.outcome is Outcome.FAILED]
+
+    @property
+    def ok(self) -> bool:
+        return not self.failed and not self.problems and self.error is None
+
+
+class InterruptedImport(NamedTuple):
+    """Files of imports a crash or kill interrupted: those finished and those still to do."""
+
+    done: list[str]
+    remaining: list[str]
+
+
+# -- storage --------------------------------------------------------------------------------
+
+
+class StorageProblem(StrEnum):
+    DISK_FULL = "disk full"
+    READ_ONLY = "read-only"
+    DAMAGED = "damaged"
+    BUSY = "busy"
+    WRITE_FAILED = "write failed"
+
+
+_EXPLAIN = {
+    StorageProblem.DISK_FULL: "no space left on the drive that holds the library",
+    StorageProblem.READ_ONLY: "the library folder cannot be written",
+    StorageProblem.DAMAGED: "the library file is damaged",
+    StorageProblem.BUSY: "another kbapp is writing to the library and did not finish in time",
+    StorageProblem.WRITE_FAILED: "writing to the library failed",
+}
+
+
+class StorageError(Exception):
+    """The library's storage refused a write (or is damaged); ``message`` starts with the problem.
+
+    ``kbapp.store.errors.classify`` turns SQLite's and the OS's many ways of saying so into this."""
+
+    def __init__(self, problem: StorageProblem, folder: Path, detail: str) -> None:
+        self.problem = problem
+        self.folder = folder
+        self.detail = detail
+        self.message = f"{problem}: {_EXPLAIN[problem]} ({folder}: {detail})"
+        super().__init__(self.message)
+
+    def __str__(self) -> str:
+        return self.message
+
+
+class Cancelled(Exception):
+    """``cancel()`` returned true; raised between batches, so no batch is left half-done."""

@@ -1,0 +1,87 @@
+"""The full check of a library (``kbapp verify``) and its repair: the database, the kept copies, the
+vector index cache and interrupted imports, in one report a user can act on.
+
+The database checks and repairs are SQL and live in ``kbapp.store``; the files beside it are
+checked in ``verify``. A damaged database is not repaired here: the façade moves it aside and
+rebuilds it, which needs a new connection.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from sqlalchemy.engine import Engine
+
+from kbapp.contract import ImportReport, InterruptedImport
+from kbapp.importing.copies import CopyStore
+from kbapp.index.dense import DenseIndex
+from kbapp.maintenance import verify
+from kbapp.store.checks import CheckReport, check_database
+from kbapp.store.database import write_transaction
+from kbapp.store.repair import repair_database
+
+
+@dataclass(frozen=True, slots=True)
+class Library:
+    """What a check looks at; ``pack`` is ``(pack id, dimension)`` of the active model, if any."""
+
+    engine: Engine
+    data_dir: Path
+    copies: CopyStore
+    keep_copies: bool
+    pack: tuple[str, int] | None
+
+
+def check_library(lib: Library, interrupted: InterruptedImport | None) -> CheckReport:
+    pack_id, dimension = lib.pack or (None, None)
+    with lib.engine.connect() as conn:
+        report = check_database(conn, full=True, pack_id=pack_id, dimension=dimension)
+    if report.damaged:
+        return report
+    copies = verify.check_copies(lib.engine, lib.copies, full=True)
+    report.problems += copies.problems()
+    report.notes += copies.notes(lib.keep_copies)
+    report.facts["kept_copies"] = len(lib.copies.stored())
+    if lib.pack is not None:
+        reason = verify.check_index(lib.engine, lib.data_dir, *lib.pack)
+        if reason is not None:
+            report.notes.append(
+                f"{reason}; it is rebuilt from the library on the next search (or by --repair)"
+            )
+    if interrupted is not None:
+        total = len(interrupted.done) + len(interrupted.remaining)
+        report.notes.append(
+            f"an import was interrupted: {len(interrupted.done)} of {total} files were done "
+            "(import again to resume)"
+        )
+    return report
+
+
+def repair_library(
+    lib: Library,
+    dense: DenseIndex | None,
+    reimport: Callable[[list[tuple[str, str | None]]], ImportReport],
+) -> list[str]:
+    """Fix what can be fixed in place; ``reimport(files)`` imports again (path, kept copy) the
+    documents that lost their passages. Returns what was done, in words."""
+    pack_id, dimension = lib.pack or (None, None)
+    with write_transaction(lib.engine) as conn:
+        fixed = repair_database(conn, pack_id=pack_id, dimension=dimension)
+    actions = list(fixed.actions)
+    if fixed.reimport:  # before the copies are checked: theirs are unreferenced until then
+        files = [
+            (path, str(lib.copies.resolve(rel)) if rel and lib.copies.resolve(rel).is_file() else None)
+            for path, rel in fixed.reimport
+        ]
+        imported = reimport(files)
+        actions.append(
+            "imported again (they had lost their passages): " + "; ".join(f.message for f in imported.files)
+        )
+    copies = verify.check_copies(lib.engine, lib.copies, full=True)
+    actions += verify.repair_copies(lib.engine, lib.copies, copies, keep_copies=lib.keep_copies)
+    if lib.pack is not None and verify.check_index(lib.engine, lib.data_dir, *lib.pack) is not None:
+        (dense or DenseIndex(lib.engine, lib.data_dir, *lib.pack)).rebuild()
+        actions.append("rebuilt the vector index from the library")
+    return actions

@@ -1,0 +1,70 @@
+"""The contract between the core and its front ends: what the GUI may import, and what that costs.
+
+The window imports the GUI modules before it paints; if any of them reaches past the contract
+module and the façade, the core's insides (and SQLAlchemy, numpy, FAISS, onnxruntime) load first.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from kbapp.contract import NOTHING_FOUND, NOTHING_RELEVANT, ResponseStatus, SearchResponse, SearchResult
+
+REPO = Path(__file__).resolve().parents[1]
+GUI = REPO / "kbapp" / "gui"
+ALLOWED = ("kbapp.contract", "kbapp.library", "kbapp.gui")
+HEAVY = ("faiss", "onnxruntime", "sqlalchemy", "numpy")
+
+
+def _kbapp_imports(path: Path) -> set[str]:
+    """Every ``kbapp`` module ``path`` imports, at the top, in functions or under TYPE_CHECKING."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found.update(a.name for a in node.names if a.name.split(".")[0] == "kbapp")
+        elif isinstance(node, ast.ImportFrom) and node.module and node.module.split(".")[0] == "kbapp":
+            found.add(node.module)
+    return found
+
+
+def test_gui_imports_only_the_contract_the_facade_and_itself() -> None:
+    outside = {
+        f"{path.relative_to(REPO)}: {module}"
+        for path in GUI.rglob("*.py")
+        for module in _kbapp_imports(path)
+        if not any(module == a or module.startswith(a + ".") for a in ALLOWED)
+    }
+    assert not outside
+
+
+def test_contract_imports_only_the_standard_library() -> None:
+    tree = ast.parse((REPO / "kbapp" / "contract.py").read_text(encoding="utf-8"))
+    roots = {a.name.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
+    roots |= {n.module.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module}
+    assert roots <= set(sys.stdlib_module_names) | {"__future__"}
+
+
+def test_importing_the_main_window_loads_none_of_the_heavy_libraries() -> None:
+    code = (
+        "import json, sys; import kbapp.gui.main_window; "
+        f"print(json.dumps([m for m in {HEAVY!r} if m in sys.modules]))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=REPO, timeout=120
+    )
+    assert json.loads(out.stdout.strip().splitlines()[-1]) == []
+
+
+def _result() -> SearchResult:
+    return SearchResult(1, 1, 1, "a.txt", "a", None, None, None, "text", [], 1.0, {})
+
+
+def test_response_status_says_what_the_message_used_to() -> None:
+    assert SearchResponse("q", "hybrid", [_result()]).status is ResponseStatus.OK
+    assert SearchResponse("q", "hybrid", [_result()], "no model").status is ResponseStatus.KEYWORD_ONLY
+    assert SearchResponse("q", "hybrid", [], NOTHING_RELEVANT).status is ResponseStatus.NOTHING_RELEVANT
+    assert SearchResponse("q", "lexical", [], NOTHING_FOUND).status is ResponseStatus.NOTHING_FOUND
