@@ -80,7 +80,8 @@ def test_chinese_question_answered_by_english_passage(
 def test_pointer_pages_rank_after_content() -> None:
     from kbapp.search.pointers import is_pointer
 
-    index = " ".join(f"entry{i}, {i + 3}, {i * 2 + 10}" for i in range(30))
+    names = [f"{a}{b}" for a in ("stack", "port", "reset", "timer", "bank") for b in ("", " mode", " size")]
+    index = " ".join(f"{name}, {i + 3}, {i * 2 + 10}" for i, name in enumerate(names))
     contents = "\n".join(f"3.{i} Section title … {i + 17}" for i in range(20))
     prose = "Set the stack location with --stack-loc 0x80, see section 3.2, 45 and the example below."
     assert is_pointer(index) and is_pointer(contents)
