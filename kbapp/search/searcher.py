@@ -125,7 +125,8 @@ class Searcher:
                 allowed = _allowed_chunks(conn, document_ids) if document_ids is not None else None
                 dense, pool_of = semantic.retrieve(vector, DENSE_DEPTH, allowed)
                 pools = semantic.pool_stats(vector)
-            searched = terms + bridged_terms(query, terms, self._scripts.of(conn))
+            bridged = bridged_terms(query, terms, self._scripts.of(conn))
+            searched = terms + bridged
             stats = term_stats(conn, searched)
             lexical: list[tuple[int, float]] = []
             if mode != "dense" or not semantic:
@@ -134,11 +135,12 @@ class Searcher:
                 phrases, also = quoted_phrases(query), [c for c, _ in dense]
                 lexical = lexical_search(conn, rankable, LEXICAL_DEPTH, document_ids, phrases, also)
             weights = stats.weights(terms)
-            full = stats.full_match(searched)
+            # A passage holds the question's words or their translation, rarely both.
+            full = max(stats.full_match(terms), stats.full_match(bridged))
             candidates = _content_first(
                 conn, _candidates(lexical, dense, semantic, vector, pool_of, pools, full)
             )
-            results = assemble(conn, candidates, searched, weights, k)
+            results = assemble(conn, candidates, searched, weights, k, stats.weights(bridged))
         if semantic is not None and vector is not None and results:
             best: dict[Script, float] = {}
             for chunk_id, sim in dense:
