@@ -30,6 +30,7 @@ class Signal:
     qid: str
     answerable: bool
     covered: bool
+    bridged: float  # best bridge coverage among the results
     margins: dict[bool, float]  # best (cosine - everyday cosine) over the pools, by "same language"
 
 
@@ -42,7 +43,8 @@ def collect(kb: KnowledgeBase, path: Path, answerable: bool) -> list[Signal]:
         for script, sim in best.items():
             same = script == query
             margins[same] = max(margins[same], sim - everyday[script])
-        out.append(Signal("", answerable, covered, margins))
+        bridged = max((r.why.get("bridge_coverage", 0.0) for r in results), default=0.0)
+        out.append(Signal("", answerable, covered, bridged, margins))
         return True
 
     searcher.relevant = spy
@@ -55,31 +57,48 @@ def collect(kb: KnowledgeBase, path: Path, answerable: bool) -> list[Signal]:
     return out
 
 
-def kept(s: Signal, margin: dict[bool, float]) -> bool:
-    return s.covered or any(s.margins[same] >= margin[same] for same in (True, False))
+@dataclass(frozen=True)
+class Gate:
+    same: float  # margin over everyday text when question and pool share a language
+    cross: float  # ... when they do not
+    bridge: float  # bridge coverage that answers on words alone
+
+    @classmethod
+    def shipped(cls) -> Gate:
+        return cls(relevance.MARGIN[True], relevance.MARGIN[False], relevance.BRIDGE_FLOOR)
 
 
-def fit(signals: list[Signal]) -> dict[bool, float]:
-    """The margins, on a 0.0025 grid, that refuse the most out-of-scope questions while keeping
-    every answerable one; among equals, the pair closest to each other (no language favoured)."""
-    grid = [round(-0.05 + 0.0025 * i, 4) for i in range(81)]
-    best: tuple[int, float, dict[bool, float]] | None = None
-    for same in grid:
-        for cross in grid:
-            margin = {True: same, False: cross}
-            if not all(kept(s, margin) for s in signals if s.answerable):
-                continue
-            refused = sum(not kept(s, margin) for s in signals if not s.answerable)
-            key = (refused, -abs(same - cross), margin)
-            if best is None or key[:2] > best[:2]:
-                best = key
-    assert best is not None, "no margin keeps every answerable question"
-    return best[2]
+def kept(s: Signal, gate: Gate) -> bool:
+    if s.covered or s.bridged >= gate.bridge:
+        return True
+    return s.margins[True] >= gate.same or s.margins[False] >= gate.cross
 
 
-def score(name: str, signals: list[Signal], margin: dict[bool, float]) -> None:
-    ans = [kept(s, margin) for s in signals if s.answerable]
-    oos = [not kept(s, margin) for s in signals if not s.answerable]
+def fit(signals: list[Signal]) -> Gate:
+    """The gate, on a grid, that refuses the most out-of-scope questions while keeping every
+    answerable one; among equals, margins closest to each other (no language favoured), then the
+    highest bridge floor."""
+    margins = [round(-0.05 + 0.0025 * i, 4) for i in range(81)]
+    bridges = [round(0.05 * i, 2) for i in range(2, 21)]
+    answerable = [s for s in signals if s.answerable]
+    unanswerable = [s for s in signals if not s.answerable]
+    best: tuple[tuple[int, float, float], Gate] | None = None
+    for bridge in bridges:
+        for same in margins:
+            for cross in margins:
+                gate = Gate(same, cross, bridge)
+                if not all(kept(s, gate) for s in answerable):
+                    continue
+                key = (sum(not kept(s, gate) for s in unanswerable), -abs(same - cross), bridge)
+                if best is None or key > best[0]:
+                    best = (key, gate)
+    assert best is not None, "no gate keeps every answerable question"
+    return best[1]
+
+
+def score(name: str, signals: list[Signal], gate: Gate) -> None:
+    ans = [kept(s, gate) for s in signals if s.answerable]
+    oos = [not kept(s, gate) for s in signals if not s.answerable]
     a = f"answered {sum(ans)}/{len(ans)}" if ans else ""
     o = f"refused {sum(oos)}/{len(oos)}" if oos else ""
     print(f"{name:40s} {a:18s} {o}")
@@ -102,18 +121,16 @@ def main() -> None:
         signals = collect(kb, args.answerable, True) + collect(kb, args.out_of_scope, False)
         reports = {p.name: collect(kb, p, False) for p in args.report}
     fitted = fit([s for s in signals if odd(s.qid)])
-    print(f"fitted on odd ids: same language {fitted[True]}, cross language {fitted[False]}")
-    print(
-        f"in kbapp.search.relevance.MARGIN:  same {relevance.MARGIN[True]}, cross {relevance.MARGIN[False]}"
-    )
-    for margin, label in ((fitted, "fitted"), (relevance.MARGIN, "shipped")):
-        score(f"odd ids (fit) [{label}]", [s for s in signals if odd(s.qid)], margin)
-        score(f"even ids (held out) [{label}]", [s for s in signals if not odd(s.qid)], margin)
+    print(f"fitted on odd ids: {fitted}")
+    print(f"shipped in kbapp.search.relevance: {Gate.shipped()}")
+    for gate, label in ((fitted, "fitted"), (Gate.shipped(), "shipped")):
+        score(f"odd ids (fit) [{label}]", [s for s in signals if odd(s.qid)], gate)
+        score(f"even ids (held out) [{label}]", [s for s in signals if not odd(s.qid)], gate)
         for name, rows in reports.items():
             for script in Script:
-                part = [s for s in rows if (s.qid.split("_")[1] == script.value)]
+                part = [s for s in rows if s.qid.split("_")[1] == script.value]
                 if part:
-                    score(f"{name} {script.value} [{label}]", part, margin)
+                    score(f"{name} {script.value} [{label}]", part, gate)
 
 
 if __name__ == "__main__":

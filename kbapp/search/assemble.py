@@ -149,14 +149,25 @@ def _group(conn: Connection, candidates: list[Candidate], k: int) -> list[tuple[
     return groups
 
 
+def _coverage(found: set[str], weights: dict[str, float]) -> float:
+    total = sum(weights.values())
+    return round(sum(weights.get(t, 0.0) for t in found) / total, 3) if total else 0.0
+
+
 def assemble(
-    conn: Connection, candidates: list[Candidate], terms: list[Term], weights: dict[str, float], k: int
+    conn: Connection,
+    candidates: list[Candidate],
+    terms: list[Term],
+    weights: dict[str, float],
+    k: int,
+    bridged: dict[str, float] | None = None,
 ) -> list[SearchResult]:
     """The first ``k`` distinct passages of ``candidates``, highlighted, with ``why`` filled in.
 
-    ``why["keyword_coverage"]`` is the share of the query's IDF weight that the passage contains:
-    the relevance floor uses it to tell a passage that matches the question from one that shares
-    a single common word with it.
+    ``why["keyword_coverage"]`` is the share of the query's IDF weight that the passage contains,
+    ``why["bridge_coverage"]`` the same for the question's terms bridged into the library's other
+    language (``crossing``). The relevance decision uses them to tell a passage that matches the
+    question from one that shares a single common word with it.
     """
     groups = _group(conn, candidates, k)
     page_keys = {
@@ -174,8 +185,9 @@ def assemble(
             text = _page_text(conn, first.doc_id, first.page_start)[start:end]
         why = dict(cand.why)
         highlights, found = match_terms(text, terms)
-        total = sum(weights.values())
-        why["keyword_coverage"] = round(sum(weights.get(t, 0.0) for t in found) / total, 3) if total else 0.0
+        why["keyword_coverage"] = _coverage(found, weights)
+        if bridged:
+            why["bridge_coverage"] = _coverage(found, bridged)
         # A passage that runs over a page break is cited at the page where its match is.
         page_index = first.page_start
         if first.page_end != first.page_start and highlights:

@@ -87,9 +87,23 @@ class TermStats:
     def weights(self, terms: list[Term]) -> dict[str, float]:
         """IDF of each query term, so "how much of the query a passage covers" can count a rare
         part number for more than a common word. Prefix terms (a lone CJK character) get 1."""
-        weights = {t: math.log(1 + (self.passages - n + 0.5) / (n + 0.5)) for t, n in self.containing.items()}
-        weights.update({t.text: 1.0 for t in terms if t.prefix})
+        weights = {}
+        for t in terms:
+            n = self.containing.get(t.text)
+            weights[t.text] = (
+                1.0 if t.prefix or n is None else math.log(1 + (self.passages - n + 0.5) / (n + 0.5))
+            )
         return weights
+
+    def full_match(self, terms: list[Term]) -> float:
+        """About the BM25 of a passage of average length holding each query term the library has
+        once: FTS5's IDF summed over those terms (prefix terms, whose counts are unknown, left out)."""
+        total = 0.0
+        for term in {t.text for t in terms if not t.prefix}:
+            n = self.containing.get(term, 0)
+            if n:
+                total += max(math.log((self.passages - n + 0.5) / (n + 0.5)), 1e-6)
+        return total
 
     def rankable(self, terms: list[Term], limit: int) -> list[Term]:
         """The terms worth matching for the best ``limit`` passages.

@@ -21,6 +21,7 @@ from kbapp.contract import SearchResult
 from kbapp.text.script import Script
 
 COVERAGE_FLOOR = 0.5  # share of the query's keyword weight that makes a passage relevant on words alone
+BRIDGE_FLOOR = 1.01  # the same for its terms bridged into the other language (above 1: off)
 MARGIN = {True: 0.015, False: 0.06}  # best cosine minus the best everyday cosine, by "same language"
 
 
@@ -29,6 +30,10 @@ def relevant(
 ) -> bool:
     """``best``: the highest cosine in each language pool; ``everyday``: the question's highest
     cosine with everyday text, per language."""
-    if any(r.why.get("keyword_coverage", 0.0) >= COVERAGE_FLOOR for r in results):
-        return True
+    for r in results:
+        if (
+            r.why.get("keyword_coverage", 0.0) >= COVERAGE_FLOOR
+            or r.why.get("bridge_coverage", 0.0) >= BRIDGE_FLOOR
+        ):
+            return True
     return any(sim - everyday[script] >= MARGIN[script == query] for script, sim in best.items())

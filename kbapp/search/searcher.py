@@ -24,11 +24,14 @@ from kbapp.contract import (
     SearchResponse,
 )
 from kbapp.search.assemble import Candidate, assemble
+from kbapp.search.crossing import LibraryScripts, bridged_terms
 from kbapp.search.fusion import score_blend
 from kbapp.search.lexical import lexical_search, term_stats
+from kbapp.search.pointers import is_pointer
 from kbapp.search.pools import PoolStats
 from kbapp.search.relevance import relevant
 from kbapp.search.semantic import SemanticRetriever
+from kbapp.store.samples import chunk_texts
 from kbapp.text.script import Script, script_of
 from kbapp.text.terms import query_terms, quoted_phrases
 
@@ -46,6 +49,7 @@ def _candidates(
     vector: np.ndarray | None,
     pool_of: dict[int, Script],
     pools: dict[Script, PoolStats],
+    full_match: float,
 ) -> list[Candidate]:
     """Fused candidates; in hybrid mode each is scored by both retrievers, and ``why`` says so.
 
@@ -73,8 +77,22 @@ def _candidates(
         why[chunk_id]["dense_rank"] = rank
     if not ranked:
         return [Candidate(c, round(score, 6), dict(why[c])) for c, score in dense_ranked]
-    fused = score_blend(ranked, dense_ranked, bm25, centred)
+    fused = score_blend(ranked, dense_ranked, bm25, centred, full_match=full_match)
     return [Candidate(c, round(score, 6), dict(why[c])) for c, score in fused]
+
+
+def _content_first(conn: Connection, candidates: list[Candidate]) -> list[Candidate]:
+    """Pointer passages (contents, index) after every content passage, each group in rank order."""
+    texts = chunk_texts(conn, [c.chunk_id for c in candidates])
+    pointers = {c.chunk_id for c in candidates if is_pointer(texts.get(c.chunk_id, ""))}
+    if not pointers:
+        return candidates
+    for c in candidates:
+        if c.chunk_id in pointers:
+            c.why["pointer_page"] = True
+    return [c for c in candidates if c.chunk_id not in pointers] + [
+        c for c in candidates if c.chunk_id in pointers
+    ]
 
 
 class Searcher:
@@ -82,6 +100,7 @@ class Searcher:
         self._engine = engine
         self.semantic: SemanticRetriever | None = None
         self.semantic_unavailable = "the embedding model is not loaded"
+        self._scripts = LibraryScripts()
 
     def search(
         self, query: str, k: int = 10, mode: str = "hybrid", document_ids: Sequence[int] | None = None
@@ -104,16 +123,22 @@ class Searcher:
                 allowed = _allowed_chunks(conn, document_ids) if document_ids is not None else None
                 dense, pool_of = semantic.retrieve(vector, DENSE_DEPTH, allowed)
                 pools = semantic.pool_stats(vector)
-            stats = term_stats(conn, terms)
+            bridged = bridged_terms(query, terms, self._scripts.of(conn))
+            searched = terms + bridged
+            stats = term_stats(conn, searched)
             lexical: list[tuple[int, float]] = []
             if mode != "dense" or not semantic:
                 # Document frequencies are library-wide; within a few documents every term may count.
-                rankable = stats.rankable(terms, LEXICAL_DEPTH) if document_ids is None else terms
+                rankable = stats.rankable(searched, LEXICAL_DEPTH) if document_ids is None else searched
                 phrases, also = quoted_phrases(query), [c for c, _ in dense]
                 lexical = lexical_search(conn, rankable, LEXICAL_DEPTH, document_ids, phrases, also)
             weights = stats.weights(terms)
-            candidates = _candidates(lexical, dense, semantic, vector, pool_of, pools)
-            results = assemble(conn, candidates, terms, weights, k)
+            # A passage holds the question's words or their translation, rarely both.
+            full = max(stats.full_match(terms), stats.full_match(bridged))
+            candidates = _content_first(
+                conn, _candidates(lexical, dense, semantic, vector, pool_of, pools, full)
+            )
+            results = assemble(conn, candidates, searched, weights, k, stats.weights(bridged))
         if semantic is not None and vector is not None and results:
             best: dict[Script, float] = {}
             for chunk_id, sim in dense:

