@@ -151,8 +151,8 @@ def measure_stalls(count: int, embed: bool) -> dict[str, float]:
     files into a running window)."""
     from PySide6.QtCore import QEventLoop, Qt, QTimer
 
+    from kbapp.contract import ModelState
     from kbapp.gui.app import create_application
-    from kbapp.gui.jobs import LOADING
     from kbapp.gui.main_window import MainWindow
     from kbapp.library import KnowledgeBase
 
@@ -177,7 +177,7 @@ def measure_stalls(count: int, embed: bool) -> dict[str, float]:
             last[0] = now
 
         def model_ready(state: str) -> None:
-            if state != LOADING and phase[0] == "model":
+            if state != ModelState.LOADING and phase[0] == "model":
                 phase[0] = "import"
                 times["started"] = time.perf_counter()
                 window.import_paths([str(folder)])
