@@ -20,6 +20,7 @@ from sqlalchemy.engine import Connection
 from kbapp.chunking import Chunk
 from kbapp.contract import DocumentRecord, DocumentStatus
 from kbapp.ingest.document import Page
+from kbapp.store import collections
 from kbapp.store.schema import chunks, documents, pages
 from kbapp.text.terms import index_terms
 
@@ -92,8 +93,8 @@ def write_document(
     doc_chunks: Sequence[Chunk],
     copy_path: str | None,
 ) -> int:
-    """Insert a parsed document, replacing whatever was stored for the same path."""
-    conn.execute(delete(documents).where(documents.c.path == facts.path))
+    """Insert a parsed document, replacing whatever was stored for the same path (its collections kept)."""
+    kept = _replace(conn, facts.path)
     doc_id = conn.execute(
         insert(documents).values(
             path=facts.path,
@@ -110,6 +111,7 @@ def write_document(
             copy_path=copy_path,
         )
     ).inserted_primary_key[0]
+    collections.carry_over(conn, kept, doc_id)
     conn.execute(
         insert(pages),
         [
@@ -159,8 +161,8 @@ def record_failure(conn: Connection, facts: FileFacts, doc_type: str, error: str
     existing = find_by_path(conn, facts.path)
     if existing is not None and existing.status == DocumentStatus.READY:
         return
-    conn.execute(delete(documents).where(documents.c.path == facts.path))
-    conn.execute(
+    kept = _replace(conn, facts.path)
+    doc_id = conn.execute(
         insert(documents).values(
             path=facts.path,
             content_hash=facts.content_hash,
@@ -175,7 +177,18 @@ def record_failure(conn: Connection, facts: FileFacts, doc_type: str, error: str
             warnings="",
             copy_path=None,
         )
-    )
+    ).inserted_primary_key[0]
+    collections.carry_over(conn, kept, doc_id)
+
+
+def _replace(conn: Connection, path: str) -> list[int]:
+    """Delete the row stored for ``path``; returns the collections it was in."""
+    old = conn.execute(select(documents.c.id).where(documents.c.path == path)).scalar()
+    if old is None:
+        return []
+    kept = collections.of_document(conn, old)
+    conn.execute(delete(documents).where(documents.c.id == old))
+    return kept
 
 
 def delete_document(conn: Connection, doc_id: int) -> bool:

@@ -114,6 +114,41 @@ vectors = Table(
     Index("ix_vectors_pack", "pack_id"),
 )
 
+# Watched folders: a folder the library keeps equal to (new, changed, moved and deleted files
+# followed), with what its last sync found. ``device`` is the folder's filesystem at the last
+# sync that saw it online: an empty folder on another device is an unplugged mount point, not a
+# folder whose files were all deleted. ``state``: "new" (never synced), "ok", "offline".
+sources = Table(
+    "sources",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("path", Text, nullable=False, unique=True),
+    Column("collection_id", Integer, ForeignKey("collections.id", ondelete="SET NULL")),
+    Column("device", Integer),
+    Column("added_at", Float, nullable=False),
+    Column("state", String, nullable=False, default="new"),
+    Column("last_sync", Float),
+    Column("files", Integer, nullable=False, default=0),
+    Column("failures", Integer, nullable=False, default=0),
+    Column("message", Text),
+)
+
+collections = Table(
+    "collections",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("name", Text, nullable=False, unique=True),
+    Column("created_at", Float, nullable=False),
+)
+
+document_collections = Table(
+    "document_collections",
+    metadata,
+    Column("collection_id", Integer, ForeignKey("collections.id", ondelete="CASCADE"), primary_key=True),
+    Column("document_id", Integer, ForeignKey("documents.id", ondelete="CASCADE"), primary_key=True),
+    Index("ix_document_collections_document", "document_id"),
+)
+
 FTS_DDL = (
     'CREATE VIRTUAL TABLE chunk_fts USING fts5(body, context, tokenize = "unicode61 remove_diacritics 0")'
 )
@@ -157,5 +192,9 @@ def _v1_to_v2(conn: Connection) -> None:
     conn.exec_driver_sql("CREATE INDEX ix_documents_copy_path ON documents(copy_path)")
 
 
-MIGRATIONS: list[Callable[[Connection], None]] = [_v0_to_v1, _v1_to_v2]
+def _v2_to_v3(conn: Connection) -> None:
+    metadata.create_all(conn, tables=[collections, sources, document_collections])
+
+
+MIGRATIONS: list[Callable[[Connection], None]] = [_v0_to_v1, _v1_to_v2, _v2_to_v3]
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -1,0 +1,1 @@
+"""Collections: named groups of documents that searches can be restricted to."""

@@ -1,0 +1,1 @@
+"""Watched folders: sources the library keeps itself equal to (scan, compare, apply)."""
