@@ -16,10 +16,13 @@ from typing import TextIO
 from kbapp.cli.gui import add_gui_command
 from kbapp.cli.model import add_model_commands
 from kbapp.cli.output import emit_json, print_response, response_json
+from kbapp.cli.sources import add_source_commands
 from kbapp.contract import MODES, DocumentStatus, ImportProgress, ImportReport, StorageError
 from kbapp.library import KnowledgeBase
 from kbapp.library.knowledge_base import ParseLimits
 from kbapp.library.paths import resolve_data_dir
+from kbapp.sources.watched import SourceError, folder_of
+from kbapp.store.collections import CollectionError
 
 
 def _show_file(p: ImportProgress, as_json: bool, stream: TextIO | None = None) -> None:
@@ -112,14 +115,14 @@ def cmd_search(args: argparse.Namespace) -> int:
     with _open(args) as kb:
         if args.queries is not None:
             for query_id, text in _read_queries(args.queries):
-                response = kb.search(text, args.top_k, args.mode, args.doc)
+                response = kb.search(text, args.top_k, args.mode, args.doc, args.collection)
                 if args.json:
                     emit_json(response_json(response, query_id))
                 else:
                     print(f"# {query_id}: {text}")
                     print_response(response)
             return 0
-        response = kb.search(args.query, args.top_k, args.mode, args.doc)
+        response = kb.search(args.query, args.top_k, args.mode, args.doc, args.collection)
         if args.json:
             emit_json(response_json(response))
         else:
@@ -130,6 +133,8 @@ def cmd_search(args: argparse.Namespace) -> int:
 def cmd_docs(args: argparse.Namespace) -> int:
     with _open(args) as kb:
         docs = kb.documents()
+        held = kb.collections.memberships()
+        folders = [s.path for s in kb.sources.list()]
     if args.json:
         for d in docs:
             emit_json(
@@ -145,6 +150,8 @@ def cmd_docs(args: argparse.Namespace) -> int:
                     "status": d.status,
                     "error": d.error,
                     "warnings": d.warnings.splitlines(),
+                    "collections": held.get(d.id, []),
+                    "source": folder_of(d.path, folders),
                 }
             )
         return 0
@@ -237,6 +244,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--top-k", type=int, default=10)
     p.add_argument("--mode", choices=MODES, default="hybrid")
     p.add_argument("--doc", type=int, action="append", help="restrict to this document id (repeatable)")
+    p.add_argument("--collection", action="append", help="restrict to this collection (repeatable)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_search)
 
@@ -253,6 +261,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--repair", action="store_true", help="fix what can be fixed")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_verify)
+    add_source_commands(sub, _open)
     add_model_commands(sub)
     add_gui_command(sub)
     return parser
@@ -265,7 +274,7 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return int(args.func(args))
-    except StorageError as err:  # disk full, read-only, damaged: a message, not a traceback
+    except (StorageError, CollectionError, SourceError) as err:  # a message, not a traceback
         print(f"kbapp: {err}", file=sys.stderr)
         return 1
 

@@ -30,6 +30,12 @@ class SourceError(ValueError):
     """A folder that cannot be watched as asked (not a folder, the library's own folder, not watched)."""
 
 
+def folder_of(path: str, folders: list[str]) -> str | None:
+    """The watched folder a document's file lies in (the innermost, when folders nest)."""
+    inside = [f for f in folders if path.startswith(f.rstrip(os.sep) + os.sep)]
+    return max(inside, key=len, default=None)
+
+
 class WatchedFolders:
     def __init__(self, target: Callable[[], Target], data_dir: Path) -> None:
         self._target = target
