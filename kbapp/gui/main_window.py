@@ -63,6 +63,7 @@ from kbapp.gui.search_bar import SearchBar
 from kbapp.gui.search_runner import SearchRequest, SearchRunner
 from kbapp.gui.settings import GEOMETRY, SPLITTER, STATE, app_settings
 from kbapp.gui.settings_dialog import SettingsDialog
+from kbapp.gui.sources_ui import SourcesUi
 from kbapp.gui.status_bar import StatusBar
 
 if TYPE_CHECKING:  # the core is imported when the library opens, after the window is on screen
@@ -148,6 +149,7 @@ class MainWindow(QMainWindow):
         self.jobs.modelChanged.connect(self._model_changed)
         self.jobs.interrupted.connect(self._offer_resume)
         self.jobs.error.connect(self._job_error)
+        self.sources = SourcesUi(self, kb)
         self._update_actions()
 
     def paintEvent(self, event: QPaintEvent) -> None:
@@ -315,6 +317,7 @@ class MainWindow(QMainWindow):
         self.refresh_library()
         self.jobs.load_model()
         self.jobs.check_interrupted()
+        self.sources.start()
         self._show_notices()
         self._rerun_search()  # whatever was typed while the library was opening
 
@@ -351,6 +354,7 @@ class MainWindow(QMainWindow):
             settings.setValue(SPLITTER, self.splitter.saveState())
         if self.jobs is not None:
             self.jobs.cancel()
+            self.sources.stop()
         self.preview.pdf_view.close_document()
         if self.report_dialog is not None:
             self.report_dialog.close()
@@ -693,4 +697,4 @@ class MainWindow(QMainWindow):
             event.ignore()
             return
         event.acceptProposedAction()
-        self.import_paths(paths)
+        self.import_paths(self.sources.take_folders(paths))

@@ -28,6 +28,7 @@ RESULTS = 20
 class SearchRequest:
     query: str
     document_ids: tuple[int, ...] | None = None
+    collections: tuple[str, ...] = ()
 
 
 class SearchRunner(QObject):
@@ -40,9 +41,11 @@ class SearchRunner(QObject):
         self._running: SearchRequest | None = None
         self._waiting: SearchRequest | None = None
         self.latest: SearchRequest | None = None
+        self.collections: tuple[str, ...] = ()  # search only these collections (the picker's choice)
 
     def search(self, query: str, document_ids: Sequence[int] | None = None) -> None:
-        request = SearchRequest(query.strip(), tuple(document_ids) if document_ids is not None else None)
+        ids = tuple(document_ids) if document_ids is not None else None
+        request = SearchRequest(query.strip(), ids, self.collections)
         self.latest = request
         if self._running is not None:
             self._waiting = request
@@ -53,7 +56,9 @@ class SearchRunner(QObject):
         self._running = request
 
         def work(_ctx: OperationContext) -> SearchResponse:
-            return self._kb.search(request.query, RESULTS, "hybrid", request.document_ids)
+            return self._kb.search(
+                request.query, RESULTS, "hybrid", request.document_ids, list(request.collections)
+            )
 
         run_in_background(
             work,

@@ -191,6 +191,7 @@ class ParseWorker:
         self._count_tokens = count_tokens
         self._tokenizer = tokenizer
         self._watch_memory = watch_memory
+        self._one_read = threading.Lock()  # an import and a folder sync may share this worker
         self._ctx = multiprocessing.get_context("spawn")
         self._proc: multiprocessing.process.BaseProcess | None = None
         self._conn: Connection | None = None
@@ -230,6 +231,10 @@ class ParseWorker:
         self._proc, self._conn, self._ready = None, None, False
 
     def __call__(self, path: Path, cancel: Callable[[], bool] | None = None) -> ReadResult:
+        with self._one_read:
+            return self._read(path, cancel)
+
+    def _read(self, path: Path, cancel: Callable[[], bool] | None) -> ReadResult:
         name = path.name
         self._wait_ready(name, cancel)
         assert self._conn is not None and self._proc is not None

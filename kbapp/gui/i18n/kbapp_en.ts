@@ -57,6 +57,16 @@
     </message>
 </context>
 <context>
+    <name>SourcesPanel</name>
+    <message numerus="yes">
+        <source>%1 (%n documents)</source>
+        <translation>
+            <numerusform>%1 (%n document)</numerusform>
+            <numerusform>%1 (%n documents)</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>StatusBar</name>
     <message numerus="yes">
         <source>%n documents</source>

@@ -11,6 +11,21 @@
     </message>
 </context>
 <context>
+    <name>CollectionPicker</name>
+    <message>
+        <source>All documents</source>
+        <translation>全部文档</translation>
+    </message>
+    <message>
+        <source>In: %1</source>
+        <translation>范围：%1</translation>
+    </message>
+    <message>
+        <source>Search only in the chosen collections</source>
+        <translation>只在所选集合中搜索</translation>
+    </message>
+</context>
+<context>
     <name>DocumentsModel</name>
     <message>
         <source>Document</source>
@@ -566,6 +581,138 @@ Library: %1</source>
     <message>
         <source>Library folder:</source>
         <translation>资料库文件夹：</translation>
+    </message>
+</context>
+<context>
+    <name>SourcesPanel</name>
+    <message>
+        <source>Folder</source>
+        <translation>文件夹</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Last sync</source>
+        <translation>上次同步</translation>
+    </message>
+    <message>
+        <source>Files</source>
+        <translation>文件数</translation>
+    </message>
+    <message>
+        <source>Failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>No sync yet.</source>
+        <translation>尚未同步。</translation>
+    </message>
+    <message>
+        <source>Keep dropped folders in sync</source>
+        <translation>拖入的文件夹保持同步</translation>
+    </message>
+    <message>
+        <source>A folder dropped on the window is watched: new, changed, moved and deleted files follow.</source>
+        <translation>拖入窗口的文件夹会被监视：新增、修改、移动和删除的文件都会同步到资料库。</translation>
+    </message>
+    <message>
+        <source>Watch folder…</source>
+        <translation>监视文件夹…</translation>
+    </message>
+    <message>
+        <source>Stop watching</source>
+        <translation>停止监视</translation>
+    </message>
+    <message>
+        <source>Sync now</source>
+        <translation>立即同步</translation>
+    </message>
+    <message>
+        <source>New…</source>
+        <translation>新建…</translation>
+    </message>
+    <message>
+        <source>Rename…</source>
+        <translation>重命名…</translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <source>Add selected documents</source>
+        <translation>添加所选文档</translation>
+    </message>
+    <message>
+        <source>Watched folders</source>
+        <translation>监视的文件夹</translation>
+    </message>
+    <message>
+        <source>Collections</source>
+        <translation>集合</translation>
+    </message>
+    <message>
+        <source>OK</source>
+        <translation>正常</translation>
+    </message>
+    <message>
+        <source>Offline</source>
+        <translation>离线</translation>
+    </message>
+    <message>
+        <source>Not synced yet</source>
+        <translation>尚未同步</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 (%n documents)</source>
+        <translation>
+            <numerusform>%1（%n 个文档）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Syncing: %1 of %2 changes — %3</source>
+        <translation>正在同步：第 %1 / %2 项更改 — %3</translation>
+    </message>
+    <message>
+        <source>Last sync: %1 added, %2 updated, %3 moved, %4 removed, %5 failed, %6 unchanged</source>
+        <translation>上次同步：新增 %1，更新 %2，移动 %3，删除 %4，失败 %5，未变 %6</translation>
+    </message>
+    <message>
+        <source>Offline (documents kept): %1</source>
+        <translation>离线（文档仍保留）：%1</translation>
+    </message>
+    <message>
+        <source>Watch folder</source>
+        <translation>监视文件夹</translation>
+    </message>
+    <message>
+        <source>Put its documents in a collection (optional, a new name creates one):</source>
+        <translation>将其文档放入集合（可选，输入新名称即新建集合）：</translation>
+    </message>
+    <message>
+        <source>New collection</source>
+        <translation>新建集合</translation>
+    </message>
+    <message>
+        <source>Name:</source>
+        <translation>名称：</translation>
+    </message>
+    <message>
+        <source>Rename collection</source>
+        <translation>重命名集合</translation>
+    </message>
+    <message>
+        <source>New name:</source>
+        <translation>新名称：</translation>
+    </message>
+</context>
+<context>
+    <name>SourcesUi</name>
+    <message>
+        <source>Folders &amp;&amp; collections</source>
+        <translation>文件夹与集合</translation>
     </message>
 </context>
 <context>
