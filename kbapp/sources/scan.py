@@ -15,7 +15,7 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from kbapp.importing.discovery import discover
+from kbapp.ingest import SUPPORTED_SUFFIXES
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,18 +57,46 @@ def scan_folder(
         return _offline(
             root, "the folder is empty and on another drive than before: the medium is not mounted"
         )
-    found = discover([Path(root)], library_dir)
-    scan = FolderScan(root, online=True, device=st.st_dev, skipped=found.skipped)
-    for path, why in found.problems:
-        scan.problems.append((str(path), why))
-        scan.unreadable.append(os.path.abspath(path))
-    for path in found.files:
-        key = os.path.abspath(path)
-        try:
-            fst = os.stat(key)
-        except OSError as err:  # removed since the walk, or unreadable: not taken as deleted
-            scan.problems.append((key, f"cannot read file ({err.strerror})"))
-            scan.unreadable.append(key)
-            continue
-        scan.files[key] = FileStat(fst.st_size, fst.st_mtime)
+    scan = FolderScan(root, online=True, device=st.st_dev)
+    _walk(scan, os.path.realpath(library_dir))
     return scan
+
+
+def _walk(scan: FolderScan, skip: str) -> None:
+    """Every supported file under the folder with its stat, one ``scandir`` per folder and one
+    ``stat`` per file: what an unchanged re-sync costs, so no per-file path resolution. The rules
+    are those of an import (``discovery``): hidden files and folders are left out, folders only
+    yield supported suffixes, a symlink loop is walked once."""
+    seen: set[tuple[int, int]] = set()
+    stack = [scan.root]
+    while stack:
+        folder = stack.pop()
+        try:
+            st = os.stat(folder)
+            if (st.st_dev, st.st_ino) in seen:
+                scan.problems.append((folder, "symbolic link loop, skipped"))
+                continue
+            seen.add((st.st_dev, st.st_ino))
+            with os.scandir(folder) as listing:
+                entries = list(listing)
+        except OSError as err:
+            scan.problems.append((folder, f"cannot read folder ({err.strerror})"))
+            scan.unreadable.append(folder)
+            continue
+        for entry in entries:
+            if entry.name.startswith("."):
+                continue
+            try:
+                if entry.is_dir():
+                    if os.path.realpath(entry.path) != skip:
+                        stack.append(entry.path)
+                    continue
+                if os.path.splitext(entry.name)[1].lower() not in SUPPORTED_SUFFIXES:
+                    scan.skipped += 1
+                    continue
+                fst = entry.stat()
+            except OSError as err:  # removed since the listing, or unreadable: not taken as deleted
+                scan.problems.append((entry.path, f"cannot read file ({err.strerror})"))
+                scan.unreadable.append(entry.path)
+                continue
+            scan.files[entry.path] = FileStat(fst.st_size, fst.st_mtime)
