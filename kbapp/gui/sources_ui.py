@@ -17,6 +17,7 @@ from PySide6.QtWidgets import QDockWidget, QHBoxLayout, QWidget
 from kbapp.gui.collection_picker import CollectionPicker
 from kbapp.gui.source_sync import SourceSync
 from kbapp.gui.sources_panel import SourcesPanel
+from kbapp.sources.apply import Change
 
 if TYPE_CHECKING:
     from kbapp.gui.main_window import MainWindow
@@ -89,7 +90,7 @@ class SourcesUi(QObject):
 
     def _synced(self, report: Any) -> None:
         self.panel.show_report(report)
-        if report.changes:
+        if any(c.change is not Change.DUPLICATE for c in report.changes):  # a twin is reported each time
             self._window.refresh_library()
             self._window._rerun_search()
             self._window.jobs.embed()
