@@ -128,10 +128,10 @@ class SourcesPanel(QWidget):
         name = self.selected_collection()
         self.collections.clear()
         for c in collections:
-            item = QListWidgetItem(self.tr("%1 (%n documents)", "", c.documents).replace("%1", c.name))
-            item.setData(Qt.ItemDataRole.UserRole, c.name)
-            self.collections.addItem(item)
-            item.setSelected(c.name == name)
+            entry = QListWidgetItem(self.tr("%1 (%n documents)", "", c.documents).replace("%1", c.name))
+            entry.setData(Qt.ItemDataRole.UserRole, c.name)
+            self.collections.addItem(entry)
+            entry.setSelected(c.name == name)
         self._update_buttons()
 
     def show_progress(self, progress: Any) -> None:

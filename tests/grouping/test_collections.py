@@ -43,7 +43,10 @@ def test_collections_are_labels_on_documents(kb: KnowledgeBase, tmp_path: Path) 
 
     kb.collections.rename("Line 1", "Press line")
     assert {
-        r.doc_id for r in kb.search(docs[0].begin, mode="lexical", collections=["Press line"]).results
+        r.doc_id
+        for r in kb.search(
+            docs[0].begin, mode="lexical", document_ids=kb.collections.restrict(None, ["Press line"])
+        ).results
     } == {a}
     kb.collections.delete("Press line")
     assert len(kb.documents()) == 3  # deleting a collection never deletes documents

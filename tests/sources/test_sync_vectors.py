@@ -25,8 +25,9 @@ def vectors(kb: KnowledgeBase) -> dict[int, bytes]:
 
 
 def cached_ids(kb: KnowledgeBase) -> set[int]:
-    assert kb._dense is not None
-    return set(kb._dense._index.ids().tolist())
+    dense = kb._vectors.dense
+    assert dense is not None
+    return set(dense._index.ids().tolist())
 
 
 @needs_pack
