@@ -222,3 +222,88 @@ class StorageError(Exception):
 
 class Cancelled(Exception):
     """``cancel()`` returned true; raised between batches, so no batch is left half-done."""
+
+
+# -- watched folders and collections ----------------------------------------------------------
+
+
+class Change(StrEnum):
+    """What a sync did to the library for one file."""
+
+    ADDED = "added"
+    UPDATED = "updated"
+    MOVED = "moved"
+    REMOVED = "removed"
+    FAILED = "failed"
+    DUPLICATE = "duplicate"  # same content as another document: not imported twice
+
+
+@dataclass(frozen=True, slots=True)
+class SyncChange:
+    path: str
+    change: Change
+    message: str
+    doc_id: int | None = None
+
+
+@dataclass(slots=True)
+class SyncProgress:
+    done: int
+    total: int
+    current: str
+    change: SyncChange | None = None
+
+
+@dataclass(slots=True)
+class SyncReport:
+    changes: list[SyncChange] = field(default_factory=list)
+    unchanged: int = 0
+    offline: list[tuple[str, str]] = field(default_factory=list)  # folder, reason
+    problems: list[tuple[str, str]] = field(default_factory=list)  # path, reason
+    cancelled: bool = False
+    seconds: float = 0.0
+    error: str | None = None  # the sync stopped (disk full, read-only library)
+
+    def count(self, change: Change) -> int:
+        return sum(c.change is change for c in self.changes)
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None and not self.problems and not self.count(Change.FAILED)
+
+    def summary(self) -> str:
+        parts = [f"{self.count(c)} {c}" for c in Change if self.count(c)]
+        parts.append(f"{self.unchanged} unchanged")
+        parts += [f"offline: {folder}" for folder, _ in self.offline]
+        return ", ".join(parts) + f" in {self.seconds:.2f} s"
+
+
+@dataclass(frozen=True, slots=True)
+class Source:
+    """A watched folder and what its last sync found."""
+
+    id: int
+    path: str
+    collection: str | None  # the collection its documents go into
+    device: int | None
+    added_at: float
+    state: str  # "new" (never synced) | "ok" | "offline"
+    last_sync: float | None
+    files: int
+    failures: int
+    message: str | None  # why it is offline, or the first problems met
+
+
+@dataclass(frozen=True, slots=True)
+class Collection:
+    id: int
+    name: str
+    documents: int
+
+
+class CollectionError(ValueError):
+    """A collection operation that cannot be done as asked (unknown name, name taken, empty name)."""
+
+
+class SourceError(ValueError):
+    """A folder that cannot be watched as asked (not a folder, the library's own folder, not watched)."""

@@ -17,12 +17,18 @@ from kbapp.cli.gui import add_gui_command
 from kbapp.cli.model import add_model_commands
 from kbapp.cli.output import emit_json, print_response, response_json
 from kbapp.cli.sources import add_source_commands
-from kbapp.contract import MODES, DocumentStatus, ImportProgress, ImportReport, StorageError
+from kbapp.contract import (
+    MODES,
+    CollectionError,
+    DocumentStatus,
+    ImportProgress,
+    ImportReport,
+    SourceError,
+    StorageError,
+)
 from kbapp.library import KnowledgeBase
 from kbapp.library.knowledge_base import ParseLimits
 from kbapp.library.paths import resolve_data_dir
-from kbapp.sources.watched import SourceError, folder_of
-from kbapp.store.collections import CollectionError
 
 
 def _show_file(p: ImportProgress, as_json: bool, stream: TextIO | None = None) -> None:
@@ -115,14 +121,18 @@ def cmd_search(args: argparse.Namespace) -> int:
     with _open(args) as kb:
         if args.queries is not None:
             for query_id, text in _read_queries(args.queries):
-                response = kb.search(text, args.top_k, args.mode, args.doc, args.collection)
+                response = kb.search(
+                    text, args.top_k, args.mode, kb.collections.restrict(args.doc, args.collection)
+                )
                 if args.json:
                     emit_json(response_json(response, query_id))
                 else:
                     print(f"# {query_id}: {text}")
                     print_response(response)
             return 0
-        response = kb.search(args.query, args.top_k, args.mode, args.doc, args.collection)
+        response = kb.search(
+            args.query, args.top_k, args.mode, kb.collections.restrict(args.doc, args.collection)
+        )
         if args.json:
             emit_json(response_json(response))
         else:
@@ -151,7 +161,7 @@ def cmd_docs(args: argparse.Namespace) -> int:
                     "error": d.error,
                     "warnings": d.warnings.splitlines(),
                     "collections": held.get(d.id, []),
-                    "source": folder_of(d.path, folders),
+                    "source": kb.sources.folder_of(d.path, folders),
                 }
             )
         return 0

@@ -14,8 +14,8 @@ import time
 from collections.abc import Callable
 
 from kbapp.cli.output import emit_json
+from kbapp.contract import SyncProgress
 from kbapp.library import KnowledgeBase
-from kbapp.sources.apply import SyncProgress
 
 Opener = Callable[[argparse.Namespace], KnowledgeBase]
 

@@ -8,12 +8,13 @@ searcher already knows how to restrict to, in all three modes and inside the vec
 
 from __future__ import annotations
 
+import builtins
 from collections.abc import Callable, Iterable, Sequence
 
 from sqlalchemy.engine import Engine
 
+from kbapp.contract import Collection, CollectionError
 from kbapp.store import collections
-from kbapp.store.collections import Collection, CollectionError
 from kbapp.store.database import write_transaction
 
 __all__ = ["Collection", "CollectionError", "Collections"]
@@ -49,23 +50,24 @@ class Collections:
         with write_transaction(self._engine()) as conn:
             return collections.remove_documents(conn, collections.require(conn, name), doc_ids)
 
-    def memberships(self) -> dict[int, list[str]]:
+    def memberships(self) -> dict[int, builtins.list[str]]:
         """Collection names of each document that is in any."""
         with self._engine().connect() as conn:
             return collections.memberships(conn)
 
-    def document_ids(self, names: Sequence[str]) -> list[int]:
+    def document_ids(self, names: Sequence[str]) -> builtins.list[int]:
         with self._engine().connect() as conn:
             return collections.document_ids(conn, names)
 
-
-def restrict(
-    document_ids: Sequence[int] | None, in_collections: Sequence[int] | None
-) -> Sequence[int] | None:
-    """The documents a search may return: those asked for by id and by collection (None: all)."""
-    if in_collections is None:
-        return document_ids
-    if document_ids is None:
-        return in_collections
-    wanted = set(in_collections)
-    return [d for d in document_ids if d in wanted]
+    def restrict(
+        self, document_ids: Sequence[int] | None, names: Sequence[str] | None
+    ) -> Sequence[int] | None:
+        """The ``document_ids`` a search in the named collections passes on (None: the whole library):
+        those in any of them, and among the ones asked for by id when ids are given too."""
+        if not names:
+            return document_ids
+        inside = self.document_ids(names)
+        if document_ids is None:
+            return inside
+        wanted: set[int] = set(inside)
+        return [d for d in document_ids if d in wanted]

@@ -56,9 +56,8 @@ class SearchRunner(QObject):
         self._running = request
 
         def work(_ctx: OperationContext) -> SearchResponse:
-            return self._kb.search(
-                request.query, RESULTS, "hybrid", request.document_ids, list(request.collections)
-            )
+            scope = self._kb.collections.restrict(request.document_ids, request.collections)
+            return self._kb.search(request.query, RESULTS, "hybrid", scope)
 
         run_in_background(
             work,

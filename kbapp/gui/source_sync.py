@@ -16,7 +16,6 @@ from PySide6.QtCore import QObject, Qt, Signal
 
 from kbapp.gui.operations import Operation, OperationContext, run_in_background
 from kbapp.gui.qt_compat import emit
-from kbapp.sources.watcher import RESCAN, FolderWatcher
 
 if TYPE_CHECKING:
     from kbapp.library import KnowledgeBase
@@ -30,16 +29,14 @@ class SourceSync(QObject):
     error = Signal(str)
     _poke = Signal()  # from the watcher's thread
 
-    def __init__(self, kb: KnowledgeBase, parent: QObject | None = None, *, rescan: float = RESCAN) -> None:
+    def __init__(self, kb: KnowledgeBase, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._kb = kb
         self._running: Operation | None = None
         self._again = False
         self.last_report: Any = None
         self._poke.connect(self.sync_now, Qt.ConnectionType.QueuedConnection)
-        self.watcher = FolderWatcher(
-            lambda: [s.path for s in kb.sources.list()], lambda: emit(self._poke), rescan=rescan
-        )
+        self.watcher = kb.sources.watcher(lambda: emit(self._poke))
 
     @property
     def busy(self) -> bool:

@@ -70,6 +70,23 @@ class SourcesPanel(QWidget):
         self.delete_button = QPushButton(self.tr("Delete"))
         self.add_button = QPushButton(self.tr("Add selected documents"))
 
+        self._build_layout()
+        self.watch_button.clicked.connect(self._ask_folder)
+        self.unwatch_button.clicked.connect(self._unwatch)
+        self.sync_button.clicked.connect(lambda: emit(self.syncRequested))
+        self.new_button.clicked.connect(self._ask_new)
+        self.rename_button.clicked.connect(self._ask_rename)
+        self.delete_button.clicked.connect(
+            lambda: self._with_collection(lambda n: emit(self.deleteRequested, n))
+        )
+        self.add_button.clicked.connect(
+            lambda: self._with_collection(lambda n: emit(self.addSelectedRequested, n))
+        )
+        self.folders.itemSelectionChanged.connect(self._update_buttons)
+        self.collections.itemSelectionChanged.connect(self._update_buttons)
+        self._update_buttons()
+
+    def _build_layout(self) -> None:
         layout = QVBoxLayout(self)
         layout.addWidget(QLabel(self.tr("Watched folders")))
         layout.addWidget(self.folders, 2)
@@ -86,21 +103,6 @@ class SourcesPanel(QWidget):
             row.addWidget(button)
         layout.addLayout(row)
         layout.addWidget(self.add_button)
-
-        self.watch_button.clicked.connect(self._ask_folder)
-        self.unwatch_button.clicked.connect(self._unwatch)
-        self.sync_button.clicked.connect(lambda: emit(self.syncRequested))
-        self.new_button.clicked.connect(self._ask_new)
-        self.rename_button.clicked.connect(self._ask_rename)
-        self.delete_button.clicked.connect(
-            lambda: self._with_collection(lambda n: emit(self.deleteRequested, n))
-        )
-        self.add_button.clicked.connect(
-            lambda: self._with_collection(lambda n: emit(self.addSelectedRequested, n))
-        )
-        self.folders.itemSelectionChanged.connect(self._update_buttons)
-        self.collections.itemSelectionChanged.connect(self._update_buttons)
-        self._update_buttons()
 
     # -- showing ----------------------------------------------------------------------------
 
@@ -128,10 +130,10 @@ class SourcesPanel(QWidget):
         name = self.selected_collection()
         self.collections.clear()
         for c in collections:
-            item = QListWidgetItem(self.tr("%1 (%n documents)", "", c.documents).replace("%1", c.name))
-            item.setData(Qt.ItemDataRole.UserRole, c.name)
-            self.collections.addItem(item)
-            item.setSelected(c.name == name)
+            entry = QListWidgetItem(self.tr("%1 (%n documents)", "", c.documents).replace("%1", c.name))
+            entry.setData(Qt.ItemDataRole.UserRole, c.name)
+            self.collections.addItem(entry)
+            entry.setSelected(c.name == name)
         self._update_buttons()
 
     def show_progress(self, progress: Any) -> None:

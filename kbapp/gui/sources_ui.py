@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtWidgets import QDockWidget, QHBoxLayout, QWidget
 
+from kbapp.contract import Change
 from kbapp.gui.collection_picker import CollectionPicker
 from kbapp.gui.source_sync import SourceSync
 from kbapp.gui.sources_panel import SourcesPanel
@@ -56,7 +57,9 @@ class SourcesUi(QObject):
 
     def _place_picker(self, window: MainWindow) -> None:
         """Beside the search field: the row the field sat in gets both."""
-        column = window.search_bar.parentWidget().layout()
+        parent = window.search_bar.parentWidget()
+        column = parent.layout() if parent is not None else None
+        assert column is not None
         row = QWidget()
         line = QHBoxLayout(row)
         line.setContentsMargins(0, 0, 0, 0)
@@ -89,7 +92,7 @@ class SourcesUi(QObject):
 
     def _synced(self, report: Any) -> None:
         self.panel.show_report(report)
-        if report.changes:
+        if any(c.change is not Change.DUPLICATE for c in report.changes):  # a twin is reported each time
             self._window.refresh_library()
             self._window._rerun_search()
             self._window.jobs.embed()

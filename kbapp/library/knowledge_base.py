@@ -32,7 +32,7 @@ from kbapp.contract import (
 )
 from kbapp.embedding import default_pack_dir
 from kbapp.embedding.handle import ModelHandle
-from kbapp.grouping.collections import Collections, restrict
+from kbapp.grouping.collections import Collections
 from kbapp.importing.copies import CopyStore
 from kbapp.importing.jobs import ImportJobs
 from kbapp.importing.parse_worker import ParseLimits, ParseWorker, require_picklable
@@ -43,7 +43,6 @@ from kbapp.library.vectors import Vectors
 from kbapp.maintenance import checkup
 from kbapp.maintenance.recovery import Damage, move_aside, open_library, queue_rebuild
 from kbapp.search.searcher import Searcher
-from kbapp.sources.apply import Target
 from kbapp.sources.watched import WatchedFolders
 from kbapp.store import repository
 from kbapp.store.checks import CheckReport
@@ -106,10 +105,7 @@ class KnowledgeBase:
         self._worker: ParseWorker | None = None
         self._autoload = autoload_model
         self.collections = Collections(lambda: self.engine)
-        self.sources = WatchedFolders(
-            lambda: Target(self.engine, self.copies, self.keep_copies, self._reader, self.remove),
-            self.data_dir,
-        )
+        self.sources = WatchedFolders.of(self)
         engine, damage = open_library(self.data_dir / DB_NAME, read_only=self.read_only)
         self._attach(engine)
         if damage is not None:
@@ -237,16 +233,8 @@ class KnowledgeBase:
     # -- reading the library --------------------------------------------------------------------
 
     def search(
-        self,
-        query: str,
-        k: int = 10,
-        mode: str = "hybrid",
-        document_ids: Sequence[int] | None = None,
-        collections: Sequence[str] | None = None,
+        self, query: str, k: int = 10, mode: str = "hybrid", document_ids: Sequence[int] | None = None
     ) -> SearchResponse:
-        """``collections``: only documents in any of these (``CollectionError`` names an unknown one)."""
-        if collections:
-            document_ids = restrict(document_ids, self.collections.document_ids(collections))
         if mode != "lexical" and self._autoload:
             self._vectors.load_unless_loading()
         return self._searcher.search(query, k, mode, document_ids)

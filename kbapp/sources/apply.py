@@ -12,13 +12,12 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
-from enum import StrEnum
+from dataclasses import dataclass
 from pathlib import Path
 
 from sqlalchemy.engine import Engine
 
-from kbapp.contract import Outcome
+from kbapp.contract import Change, Outcome, SyncChange, SyncProgress, SyncReport
 from kbapp.hashing import sha256_file
 from kbapp.importing.copies import CopyStore
 from kbapp.importing.importer import import_file
@@ -27,56 +26,6 @@ from kbapp.sources.plan import SyncPlan
 from kbapp.sources.scan import FileStat
 from kbapp.store import sources
 from kbapp.store.database import write_transaction
-
-
-class Change(StrEnum):
-    ADDED = "added"
-    UPDATED = "updated"
-    MOVED = "moved"
-    REMOVED = "removed"
-    FAILED = "failed"
-    DUPLICATE = "duplicate"
-
-
-@dataclass(frozen=True, slots=True)
-class SyncChange:
-    path: str
-    change: Change
-    message: str
-    doc_id: int | None = None
-
-
-@dataclass(slots=True)
-class SyncProgress:
-    done: int
-    total: int
-    current: str
-    change: SyncChange | None = None
-
-
-@dataclass(slots=True)
-class SyncReport:
-    changes: list[SyncChange] = field(default_factory=list)
-    unchanged: int = 0
-    offline: list[tuple[str, str]] = field(default_factory=list)  # folder, reason
-    problems: list[tuple[str, str]] = field(default_factory=list)  # path, reason
-    cancelled: bool = False
-    seconds: float = 0.0
-    error: str | None = None  # the sync stopped (disk full, read-only library)
-
-    def count(self, change: Change) -> int:
-        return sum(c.change is change for c in self.changes)
-
-    @property
-    def ok(self) -> bool:
-        return self.error is None and not self.problems and not self.count(Change.FAILED)
-
-    def summary(self) -> str:
-        parts = [f"{self.count(c)} {c}" for c in Change if self.count(c)]
-        parts.append(f"{self.unchanged} unchanged")
-        parts += [f"offline: {folder}" for folder, _ in self.offline]
-        return ", ".join(parts) + f" in {self.seconds:.2f} s"
-
 
 _IMPORTED = {Outcome.IMPORTED: Change.ADDED, Outcome.UPDATED: Change.UPDATED, Outcome.FAILED: Change.FAILED}
 

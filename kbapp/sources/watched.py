@@ -12,22 +12,23 @@ from __future__ import annotations
 import os
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import Protocol
 
+from sqlalchemy.engine import Engine
 from sqlalchemy.exc import DBAPIError
 
-from kbapp.sources.apply import PlanRun, SyncProgress, SyncReport, Target
+from kbapp.contract import Source, SourceError, StorageError, SyncProgress, SyncReport
+from kbapp.importing.copies import CopyStore
+from kbapp.importing.reading import Reader
+from kbapp.sources.apply import PlanRun, Target
 from kbapp.sources.plan import make_plan
 from kbapp.sources.scan import FolderScan, scan_folder
+from kbapp.sources.watcher import RESCAN, FolderWatcher
 from kbapp.store import collections, sources
 from kbapp.store.database import write_transaction
-from kbapp.store.errors import StorageError, classify
-from kbapp.store.sources import Source
-
-
-class SourceError(ValueError):
-    """A folder that cannot be watched as asked (not a folder, the library's own folder, not watched)."""
+from kbapp.store.errors import classify
 
 
 def folder_of(path: str, folders: list[str]) -> str | None:
@@ -36,7 +37,31 @@ def folder_of(path: str, folders: list[str]) -> str | None:
     return max(inside, key=len, default=None)
 
 
+class Library(Protocol):
+    """What syncing needs of the façade that owns the watched folders."""
+
+    engine: Engine  # replaced when a damaged library is rebuilt: read it at each sync
+    copies: CopyStore
+    keep_copies: bool
+    data_dir: Path
+
+    def remove(self, doc_ids: Iterable[int]) -> int: ...
+
+    def _reader(self) -> Reader: ...
+
+
 class WatchedFolders:
+    @classmethod
+    def of(cls, library: Library) -> WatchedFolders:
+        """The watched folders of a ``KnowledgeBase``: synced into its database and kept copies, read
+        by its reader (the parse worker), removed by its removal."""
+        return cls(
+            lambda: Target(
+                library.engine, library.copies, library.keep_copies, library._reader, library.remove
+            ),
+            library.data_dir,
+        )
+
     def __init__(self, target: Callable[[], Target], data_dir: Path) -> None:
         self._target = target
         self._data_dir = data_dir
@@ -65,6 +90,12 @@ class WatchedFolders:
         with write_transaction(self._target().engine) as conn:
             if not sources.remove(conn, self._key(folder)):
                 raise SourceError(f"{self._key(folder)}: not a watched folder")
+
+    def watcher(self, on_change: Callable[[], None], *, rescan: float = RESCAN) -> FolderWatcher:
+        """A watcher of these folders calling ``on_change`` (on its own thread) after changes and rescans."""
+        return FolderWatcher(lambda: [s.path for s in self.list()], on_change, rescan=rescan)
+
+    folder_of = staticmethod(folder_of)
 
     def list(self) -> list[Source]:
         with self._target().engine.connect() as conn:

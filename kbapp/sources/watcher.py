@@ -15,11 +15,9 @@ import os
 import threading
 from collections.abc import Callable
 
-try:
-    from watchdog.events import FileSystemEvent, FileSystemEventHandler
-    from watchdog.observers import Observer
-except ImportError:  # pragma: no cover - a build without watchdog rescans only
-    Observer = None
+from watchdog.events import FileSystemEvent, FileSystemEventHandler
+from watchdog.observers import Observer
+from watchdog.observers.api import BaseObserver
 
 DEBOUNCE = 0.25  # seconds of quiet before a burst of events is acted on
 RESCAN = 60.0  # seconds between rescans when nothing was notified
@@ -39,12 +37,12 @@ class FolderWatcher:
         self._on_change = on_change
         self._rescan = rescan
         self._debounce = debounce
-        self._use_notifications = notifications and Observer is not None
+        self._use_notifications = notifications
         self._wake = threading.Event()
         self._dirty = threading.Event()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
-        self._observer = None
+        self._observer: BaseObserver | None = None
         self._watched: set[str] = set()
 
     @property
@@ -117,12 +115,10 @@ class FolderWatcher:
             self.refresh()  # a folder that was offline may be back: watch it again
 
 
-if Observer is not None:
+class _Handler(FileSystemEventHandler):
+    def __init__(self, changed: Callable[[], None]) -> None:
+        self._changed = changed
 
-    class _Handler(FileSystemEventHandler):
-        def __init__(self, changed: Callable[[], None]) -> None:
-            self._changed = changed
-
-        def on_any_event(self, event: FileSystemEvent) -> None:
-            if event.event_type not in ("opened", "closed_no_write"):  # reads do not change anything
-                self._changed()
+    def on_any_event(self, event: FileSystemEvent) -> None:
+        if event.event_type not in ("opened", "closed_no_write"):  # reads do not change anything
+            self._changed()

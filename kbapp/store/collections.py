@@ -10,23 +10,12 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 
 from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.engine import Connection
 
+from kbapp.contract import Collection, CollectionError
 from kbapp.store.schema import collections, document_collections, documents
-
-
-class CollectionError(ValueError):
-    """A collection operation that cannot be done as asked (unknown name, name taken, empty name)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Collection:
-    id: int
-    name: str
-    documents: int
 
 
 def _clean(name: str) -> str:
@@ -51,9 +40,9 @@ def create(conn: Connection, name: str) -> int:
     name = _clean(name)
     if find(conn, name) is not None:
         raise CollectionError(f"a collection named {name!r} already exists")
-    return int(
-        conn.execute(insert(collections).values(name=name, created_at=time.time())).inserted_primary_key[0]
-    )
+    key = conn.execute(insert(collections).values(name=name, created_at=time.time())).inserted_primary_key
+    assert key is not None
+    return int(key[0])
 
 
 def ensure(conn: Connection, name: str) -> int:

@@ -15,21 +15,8 @@ from dataclasses import dataclass
 from sqlalchemy import delete, insert, select, update
 from sqlalchemy.engine import Connection
 
+from kbapp.contract import Source
 from kbapp.store.schema import collections, documents, sources
-
-
-@dataclass(frozen=True, slots=True)
-class Source:
-    id: int
-    path: str
-    collection: str | None
-    device: int | None
-    added_at: float
-    state: str  # "new" | "ok" | "offline"
-    last_sync: float | None
-    files: int
-    failures: int
-    message: str | None
 
 
 @dataclass(frozen=True, slots=True)

@@ -74,7 +74,9 @@ def test_restricted_search_stays_inside_the_collection(library: KnowledgeBase, m
     for query in QUERIES:
         everywhere = {Path(r.path).name for r in kb.search(query, k=10, mode=mode).results}
         for collection, members in (("Pumps", PUMPS), ("Valves", VALVES)):
-            response = kb.search(query, k=10, mode=mode, collections=[collection])
+            response = kb.search(
+                query, k=10, mode=mode, document_ids=kb.collections.restrict(None, [collection])
+            )
             names = {Path(r.path).name for r in response.results}
             assert names <= set(members), (mode, query, collection, names)
             if response.results:
@@ -82,7 +84,9 @@ def test_restricted_search_stays_inside_the_collection(library: KnowledgeBase, m
             else:  # "nothing relevant" is decided within the collection, and says so
                 assert response.message
             assert names <= everywhere | set(members)
-        both = kb.search(query, k=10, mode=mode, collections=["Pumps", "Valves"])
+        both = kb.search(
+            query, k=10, mode=mode, document_ids=kb.collections.restrict(None, ["Pumps", "Valves"])
+        )
         assert {Path(r.path).name for r in both.results} <= set(PUMPS) | set(VALVES)
     assert found_inside >= len(QUERIES)  # most questions find something in at least one collection
 
@@ -92,11 +96,15 @@ def test_collection_and_document_filters_combine(library: KnowledgeBase) -> None
     kb = library
     valve_ids = [d.id for d in kb.documents() if Path(d.path).name in VALVES]
     pump_ids = [d.id for d in kb.documents() if Path(d.path).name in PUMPS]
-    assert not kb.search("error E12", mode="hybrid", document_ids=valve_ids, collections=["Pumps"]).results
-    hits = kb.search("error E12", mode="hybrid", document_ids=pump_ids + valve_ids, collections=["Pumps"])
+    assert not kb.search(
+        "error E12", mode="hybrid", document_ids=kb.collections.restrict(valve_ids, ["Pumps"])
+    ).results
+    hits = kb.search(
+        "error E12", mode="hybrid", document_ids=kb.collections.restrict(pump_ids + valve_ids, ["Pumps"])
+    )
     assert {Path(r.path).name for r in hits.results} <= set(PUMPS)
     with pytest.raises(CollectionError, match="no collection named 'Motors'"):
-        kb.search("error E12", collections=["Motors"])
+        kb.collections.restrict(None, ["Motors"])
 
 
 @pytest.mark.parametrize("kind", ["flat", "ivf"])

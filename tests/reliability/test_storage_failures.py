@@ -10,7 +10,7 @@ import pytest
 
 from kbapp.contract import StorageError
 from kbapp.library import KnowledgeBase
-from tests.reliability.conftest import hits, kbapp, remount
+from tests.reliability.conftest import hits, kbapp, orphan_jobs, remount
 from tests.reliability.corpus import write_good
 
 NO_PACK = {"KBAPP_MODEL_DIR": "/nonexistent"}
@@ -39,6 +39,10 @@ def test_disk_full_stops_the_import_and_keeps_what_was_committed(tmp_path: Path,
         assert len(done) == len(imported) and len(done) + len(remaining) == len(docs)
         report = kb.resume_import()  # the disk is still full
         assert report.error is not None and report.error.startswith("disk full:")
+    # Whether that resume could claim the job depends on the exact bytes left (the schema's size moves
+    # it); a claimed job belongs to this still-running process. The next start must find it as after
+    # a crash, so make its owner look gone, as it would be once this process ended.
+    orphan_jobs(lib)
     run = kbapp(lib, "import", str(tmp_path / "docs"), "--no-embed", env=NO_PACK)
     assert run.returncode == 1
     assert f"resuming interrupted import: {len(imported)} of {len(docs)} files were done" in run.stdout

@@ -153,13 +153,15 @@ def test_watched_folder_feeds_its_collection(kb: KnowledgeBase, tmp_path: Path) 
     kb.sources.sync()
     assert [(c.name, c.documents) for c in kb.collections.list()] == [("Pumps", 1)]
     assert hits(kb, pump.begin) == {pump.path.name}
-    restricted = kb.search(valve.begin, mode="lexical", collections=["Pumps"])
+    restricted = kb.search(valve.begin, mode="lexical", document_ids=kb.collections.restrict(None, ["Pumps"]))
     assert not restricted.results
     # a changed file is a new row: it stays in the collection
     pump.path.write_text(f"changed {pump.begin}\n", encoding="utf-8")
     kb.sources.sync()
     assert kb.collections.list()[0].documents == 1
-    assert kb.search(pump.begin, mode="lexical", collections=["Pumps"]).results
+    assert kb.search(
+        pump.begin, mode="lexical", document_ids=kb.collections.restrict(None, ["Pumps"])
+    ).results
 
 
 def test_refuses_what_cannot_be_watched(kb: KnowledgeBase, tmp_path: Path) -> None:

@@ -26,9 +26,13 @@ def test_schema_2_library_gains_sources_and_collections(tmp_path: Path) -> None:
         assert kb.verify().ok, kb.verify().problems
         kb.collections.create("Pumps")
         assert kb.collections.add("Pumps", [docs["pump.txt"].id]) == 1
-        hits = kb.search("impeller", mode="lexical", collections=["Pumps"]).results
+        hits = kb.search(
+            "impeller", mode="lexical", document_ids=kb.collections.restrict(None, ["Pumps"])
+        ).results
         assert [Path(r.path).name for r in hits] == ["pump.txt"]
-        assert not kb.search("密封圈", mode="lexical", collections=["Pumps"]).results
+        assert not kb.search(
+            "密封圈", mode="lexical", document_ids=kb.collections.restrict(None, ["Pumps"])
+        ).results
 
     with sqlite3.connect(lib / "library.sqlite3") as conn:
         version = conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
