@@ -27,7 +27,6 @@ def score_blend(
     bm25: Mapping[int, float],
     cosine: Mapping[int, float],
     keyword_weight: float = KEYWORD_WEIGHT,
-    full_match: float = 0.0,
 ) -> list[tuple[int, float]]:
     """``(id, blended score)`` best first over every passage either retriever found.
 
@@ -36,13 +35,9 @@ def score_blend(
     (0) to the first's (1). ``bm25`` and ``cosine`` hold each candidate's score from *both*
     retrievers, so a passage just outside one retriever's top N keeps what that retriever thinks
     of it instead of counting as 0 (no keyword match, or no vector yet, does count as 0).
-
-    ``full_match`` is about the BM25 a passage holding every query term the library has would get
-    (``TermStats.full_match``); BM25 is divided by it when it is larger than the best BM25, so a
-    best passage that shares one common word with the question is not taken for a full match.
     """
     candidates = dict.fromkeys([item for item, _ in lexical] + [item for item, _ in dense])
-    best = max(lexical[0][1] if lexical else 0.0, full_match) or 1.0
+    best = lexical[0][1] if lexical and lexical[0][1] > 0 else 1.0
     low, high = (dense[-1][1], dense[0][1]) if dense else (0.0, 1.0)
     spread = max(high - low, 1e-6)
     scores = {

@@ -95,16 +95,6 @@ class TermStats:
             )
         return weights
 
-    def full_match(self, terms: list[Term]) -> float:
-        """About the BM25 of a passage of average length holding each query term the library has
-        once: FTS5's IDF summed over those terms (prefix terms, whose counts are unknown, left out)."""
-        total = 0.0
-        for term in {t.text for t in terms if not t.prefix}:
-            n = self.containing.get(term, 0)
-            if n:
-                total += max(math.log((self.passages - n + 0.5) / (n + 0.5)), 1e-6)
-        return total
-
     def rankable(self, terms: list[Term], limit: int) -> list[Term]:
         """The terms worth matching for the best ``limit`` passages.
 

@@ -49,7 +49,6 @@ def _candidates(
     vector: np.ndarray | None,
     pool_of: dict[int, Script],
     pools: dict[Script, PoolStats],
-    full_match: float,
 ) -> list[Candidate]:
     """Fused candidates; in hybrid mode each is scored by both retrievers, and ``why`` says so.
 
@@ -77,7 +76,7 @@ def _candidates(
         why[chunk_id]["dense_rank"] = rank
     if not ranked:
         return [Candidate(c, round(score, 6), dict(why[c])) for c, score in dense_ranked]
-    fused = score_blend(ranked, dense_ranked, bm25, centred, full_match=full_match)
+    fused = score_blend(ranked, dense_ranked, bm25, centred)
     return [Candidate(c, round(score, 6), dict(why[c])) for c, score in fused]
 
 
@@ -133,11 +132,7 @@ class Searcher:
                 phrases, also = quoted_phrases(query), [c for c, _ in dense]
                 lexical = lexical_search(conn, rankable, LEXICAL_DEPTH, document_ids, phrases, also)
             weights = stats.weights(terms)
-            # A passage holds the question's words or their translation, rarely both.
-            full = max(stats.full_match(terms), stats.full_match(bridged))
-            candidates = _content_first(
-                conn, _candidates(lexical, dense, semantic, vector, pool_of, pools, full)
-            )
+            candidates = _content_first(conn, _candidates(lexical, dense, semantic, vector, pool_of, pools))
             results = assemble(conn, candidates, searched, weights, k, stats.weights(bridged))
         if semantic is not None and vector is not None and results:
             best: dict[Script, float] = {}

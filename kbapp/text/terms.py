@@ -33,15 +33,16 @@ _STEMMER = Stemmer.Stemmer("english")
 # Query-side only: function words that carry no meaning for retrieval. The index keeps them (BM25
 # gives them little weight anyway), so phrases stay intact for highlighting. Words an engineer
 # searches with are not here even when general-purpose lists have them: "CAN bus", "power off",
-# "no signal", "not responding", "pull up", "over current", "under voltage", "before start-up".
+# "no signal", "not responding", "pull up", "over current", "under voltage", "before start-up",
+# "above 50 °C", "out of range", "down time".
 STOPWORDS = frozenset(
     """
-    a about am an and are as at be because been being both but by could did do does doing during
-    each for from had has have having he her here hers herself him himself his how i if in into is
-    it its itself just me my myself nor of or other our ours ourselves she should so some such than
-    that the their theirs them themselves then there these they this those through to too until
-    very was we were what when where which while who whom why will with would you your yours
-    yourself yourselves
+    a about again against all am an and any are as at be because been being between both but by
+    could did do does doing during each few for from further had has have having he her here hers
+    herself him himself his how i if in into is it its itself just me more most my myself nor of
+    once only or other our ours ourselves own same she should so some such than that the their
+    theirs them themselves then there these they this those through to too until very was we were
+    what when where which while who whom why will with would you your yours yourself yourselves
     """.split()  # noqa: SIM905
 )
 
