@@ -19,7 +19,7 @@ import re
 _ENTRY_RE = re.compile(
     r"(?:(?<=[^\W\d_])|(?<=[)\]]))\s*(?:,|…|\.{2,}|(?:\. ){2,})\s*\d{1,4}(?:\s*[–-]\s*\d{1,4})?(?![\w.])"
 )
-MIN_ENTRIES = 8
+MIN_ENTRIES = 5
 DENSITY = 1.5 / 100  # entries per character
 
 

@@ -33,13 +33,30 @@ SENSES = 3  # glosses of a word that count: the first senses are the common ones
 MAX_GLOSS_WORDS = 2
 PER_WORD = 4  # translations kept per word, in the order the dictionary gives them
 MAX_WORD = 4  # longest Chinese word tried when splitting a question
-CACHE_VERSION = 2  # bump when ``parse`` changes
+CACHE_VERSION = 3  # bump when ``parse`` changes
 
 _ENTRY_RE = re.compile(r"^(\S+) (\S+) \[[^\]]*\] /(.*)/$")
 _PAREN_RE = re.compile(r"\([^)]*\)")
-_WORD_RE = re.compile(r"[a-z][a-z-]*")
+_WORD_RE = re.compile(r"[a-z][a-z'-]*")
 _SKIP_GLOSS = ("cl:", "variant of", "surname", "abbr", "see ", "old variant", "used in", "also written")
 _GLOSS_FILLER = frozenset({"to", "a", "an", "the", "sb", "sth", "one's", "of", "etc", "be", "oneself"})
+# Translations of Chinese function words (不要 "don't", 可以 "can", 上 "up") say nothing about a
+# manual's topic; on the query side the same English words are kept, where they are the user's own.
+_FUNCTION_WORDS = STOPWORDS | {
+    "can",
+    "cannot",
+    "must",
+    "not",
+    "no",
+    "up",
+    "down",
+    "out",
+    "off",
+    "on",
+    "over",
+    "under",
+}
+MIN_WORD = 3  # shorter English words (a contraction's "t", "up") carry no topic
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,7 +84,7 @@ class Bridge:
         """Chinese words for the English words in ``text`` (matched by stem, stopwords skipped)."""
         out: list[str] = []
         for word in _WORD_RE.findall(text.lower()):
-            if word not in STOPWORDS:
+            if len(word) >= MIN_WORD and word not in _FUNCTION_WORDS:
                 out.extend(self.to_chinese.get(stem(word), ()))
         return out
 
@@ -81,6 +98,7 @@ def _glosses(definitions: str) -> list[tuple[int, list[str]]]:
         if not gloss or gloss.startswith(_SKIP_GLOSS):
             continue
         words = [w for w in _WORD_RE.findall(gloss) if w not in _GLOSS_FILLER]
+        words = [w for w in words if "'" not in w and len(w) >= MIN_WORD and w not in _FUNCTION_WORDS]
         if 0 < len(words) <= MAX_GLOSS_WORDS:
             out.append((sense, words))
     return out
@@ -101,7 +119,7 @@ def parse(lines: list[str], common: frozenset[str] = frozenset()) -> Bridge:
         glosses = _glosses(match.group(3))
         for sense, gloss in glosses:
             english = to_english[word]
-            english.extend(w for w in gloss if w not in english and w not in STOPWORDS)
+            english.extend(w for w in gloss if w not in english)
             if len(gloss) == 1:
                 to_chinese[stem(gloss[0])].append((sense, word not in common, len(glosses), word))
     chinese = {}
