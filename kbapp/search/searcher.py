@@ -35,6 +35,8 @@ from kbapp.store.samples import chunk_texts
 from kbapp.text.script import Script, script_of
 from kbapp.text.terms import query_terms, quoted_phrases
 
+POINTER_WINDOW = 3  # candidates per shown result that are checked for being contents/index pages
+
 
 def _allowed_chunks(conn: Connection, document_ids: Sequence[int]) -> np.ndarray:
     marks = ",".join("?" * len(document_ids)) or "NULL"
@@ -80,18 +82,23 @@ def _candidates(
     return [Candidate(c, round(score, 6), dict(why[c])) for c, score in fused]
 
 
-def _content_first(conn: Connection, candidates: list[Candidate]) -> list[Candidate]:
-    """Pointer passages (contents, index) after every content passage, each group in rank order."""
-    texts = chunk_texts(conn, [c.chunk_id for c in candidates])
-    pointers = {c.chunk_id for c in candidates if is_pointer(texts.get(c.chunk_id, ""))}
+def _content_first(conn: Connection, candidates: list[Candidate], k: int) -> list[Candidate]:
+    """Pointer passages (contents, index) after the content passages, each group in rank order.
+
+    Only the first ``POINTER_WINDOW * k`` candidates are looked at: one further down reaches the
+    ``k`` shown only if most of those are pointers, and reading and scanning every candidate's
+    text cost more than the rest of the search on a small library.
+    """
+    head = candidates[: POINTER_WINDOW * k]
+    texts = chunk_texts(conn, [c.chunk_id for c in head])
+    pointers = {c.chunk_id for c in head if is_pointer(texts.get(c.chunk_id, ""))}
     if not pointers:
         return candidates
-    for c in candidates:
+    for c in head:
         if c.chunk_id in pointers:
             c.why["pointer_page"] = True
-    return [c for c in candidates if c.chunk_id not in pointers] + [
-        c for c in candidates if c.chunk_id in pointers
-    ]
+    content = [c for c in head if c.chunk_id not in pointers]
+    return content + candidates[len(head) :] + [c for c in head if c.chunk_id in pointers]
 
 
 class Searcher:
@@ -132,7 +139,9 @@ class Searcher:
                 phrases, also = quoted_phrases(query), [c for c, _ in dense]
                 lexical = lexical_search(conn, rankable, LEXICAL_DEPTH, document_ids, phrases, also)
             weights = stats.weights(terms)
-            candidates = _content_first(conn, _candidates(lexical, dense, semantic, vector, pool_of, pools))
+            candidates = _content_first(
+                conn, _candidates(lexical, dense, semantic, vector, pool_of, pools), k
+            )
             results = assemble(conn, candidates, searched, weights, k, stats.weights(bridged))
         if semantic is not None and vector is not None and results:
             best: dict[Script, float] = {}
