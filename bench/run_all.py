@@ -342,7 +342,57 @@ def gui_section(quick: bool) -> Section:
     return s
 
 
-SECTIONS: list[Callable[[bool], Section]] = [import_section, embedding_section, search_section, gui_section]
+def reading_section(quick: bool) -> Section:
+    sizes = ["0.5", "1"] if quick else ["1", "3"]
+    s = Section(
+        "Reading and chunking: throughput and growth with input size",
+        "Parsing a file and cutting it into passages with the model's tokenizer, as the importer does, "
+        f"at {sizes[0]} and {sizes[1]} MB (`bench/bench_reading.py`, best of 3). Baseline: one plain pass of "
+        "the same tokenizer over the same text. 'Time per MB, larger ÷ smaller' near 1 means linear in the "
+        "input; a quadratic step would make it grow with the size ratio.",
+    )
+    data, error = _run("bench_reading", ["--sizes", *sizes], 3600)
+    if data is None:
+        s.error = error
+        return s
+    rows: list[dict[str, float | str]] = data  # type: ignore[assignment]
+    small, large = min(float(r["mb"]) for r in rows), max(float(r["mb"]) for r in rows)
+    for r in rows:
+        if r["mb"] != large:
+            continue
+        mb = float(r["mb"])
+        s.rows.append(
+            Row(
+                f"{r['shape']}, {r['suffix']}, {mb:.1f} MB",
+                mb / float(r["kbapp_s"]),
+                "one tokenizer pass",
+                mb / float(r["tokenizer_s"]),
+                "MB/s",
+                "higher",
+            )
+        )
+        [low] = [
+            q for q in rows if q["shape"] == r["shape"] and q["suffix"] == r["suffix"] and q["mb"] == small
+        ]
+        s.rows.append(
+            Row(
+                f"{r['shape']}, {r['suffix']}: time per MB, larger ÷ smaller",
+                (float(r["kbapp_s"]) / mb) / (float(low["kbapp_s"]) / float(low["mb"])),
+                "one tokenizer pass",
+                (float(r["tokenizer_s"]) / mb) / (float(low["tokenizer_s"]) / float(low["mb"])),
+                "",
+            )
+        )
+    return s
+
+
+SECTIONS: list[Callable[[bool], Section]] = [
+    import_section,
+    reading_section,
+    embedding_section,
+    search_section,
+    gui_section,
+]
 
 
 def _readme_block(sections: list[Section], info: list[tuple[str, str]]) -> str:
