@@ -120,7 +120,7 @@ def import_section(quick: bool) -> Section:
             f"({r['key']}) runs, s — kbapp: {', '.join(f'{x:.2f}' for x in r['kbapp_s'])}; "
             f"Recoll: {', '.join(f'{x:.2f}' for x in r['recoll_s']) or '—'}"
         )
-        labels.append(f"({r['key']}) {r['files']} files")
+        labels.append(f"({r['key']}) {r['files']} file{'s' if r['files'] != 1 else ''}")
         ours.append(k)
         base.append(rc or 0.0)
     _bars(
@@ -406,20 +406,20 @@ def _readme_block(sections: list[Section], info: list[tuple[str, str]]) -> str:
         "|---|---|---|---|",
     ]
     for s in sections:
+        area = s.title.split(":")[0]
         if s.error and not s.rows:
-            lines.append(f"| {s.title} | **ERROR** | {s.error.splitlines()[0][:80]} | |")
+            lines.append(f"| {area} | **ERROR** | {s.error.splitlines()[0][:80]} | |")
         for r in s.rows:
             if r.target:
-                base = (
-                    f"**ERROR: {r.error}**"
-                    if r.error
-                    else f"{r.baseline_name}: {r.baseline:.3g} {r.unit}"
-                    if r.baseline is not None
-                    else "—"
-                )
-                value = "—" if r.value is None else f"{r.value:.3g} {r.unit}"
+                if r.error:
+                    base = f"**ERROR: {r.error}**"
+                else:
+                    base = "—" if r.baseline is None else f"{r.baseline_name}: {_label(r.baseline)} {r.unit}"
+                value = "—" if r.value is None else f"{_label(r.value)} {r.unit}"
                 verdict = "" if r.met is None else (" ✅" if r.met else " ❌")
-                lines.append(f"| {r.metric} | {value} | {base} | {r.target}{verdict} |")
+                lines.append(
+                    f"| {area}: {r.metric} | {value.strip()} | {base.strip()} | {r.target}{verdict} |"
+                )
     lines.append(END)
     return "\n".join(lines)
 
