@@ -100,7 +100,11 @@ def recoll_version() -> str | None:
 def machine() -> list[tuple[str, str]]:
     """What a reader needs to judge the numbers: where, when, on what, under how much load."""
     load = os.getloadavg() if hasattr(os, "getloadavg") else (float("nan"),) * 3
-    dirty = " (uncommitted changes)" if _git("status", "--porcelain", "--untracked-files=no") else ""
+    # The report and the README table are what run_all itself rewrites: not changes to the code measured.
+    changed = _git(
+        "status", "--porcelain", "--untracked-files=no", "--", ".", ":!bench/report", ":!README.md"
+    )
+    dirty = " (uncommitted changes)" if changed else ""
     versions = ", ".join(
         f"{d} {_version(d)}"
         for d in (
