@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 PACK := models/multilingual-e5-small-q4/manifest.json
 
-.PHONY: setup run test lint bench
+.PHONY: setup run test test-slow lint bench bench-quick bench-deps
 
 setup: $(VENV)/.installed $(PACK)
 
@@ -33,9 +33,30 @@ test: setup lint
 	$(BIN)/mypy
 	$(BIN)/python -m pytest
 
+# The slow tests (full kill-test counts, the 50 MB line): deselected by default via addopts.
+test-slow: setup
+	$(BIN)/python -m pytest -m slow
+
 lint: $(VENV)/.installed
 	$(BIN)/ruff check kbapp tests bench
 	$(BIN)/ruff format --check kbapp tests bench
 
-bench: setup
+# Baselines the benchmarks compare against: a missing one is an error in the report, so install them.
+bench-deps: setup
+	$(BIN)/pip install -q 'matplotlib==3.11.2'
+	$(BIN)/pip install -q --no-deps --require-hashes -r bench/baselines.txt
+	@if ! command -v recollindex >/dev/null; then \
+	  if [ "$$(id -u)" = 0 ]; then apt-get install -y -q recoll poppler-utils; \
+	  else echo "Recoll is missing: run 'sudo apt-get install recoll poppler-utils' (or your distribution's" \
+	    "recoll package), then make bench again. Without it the import comparison is an error."; fi; \
+	fi
+	@test -f /usr/share/doc/gnuplot/gnuplot.pdf || { [ "$$(id -u)" = 0 ] && apt-get install -y -q gnuplot-doc; } || \
+	  echo "The 311-page test manual is missing: run 'sudo apt-get install gnuplot-doc'."
+
+# Every benchmark, full size (about an hour on two cores): bench/report/REPORT.md + plots, README table.
+bench: bench-deps
 	$(BIN)/python -m bench.run_all
+
+# The same report with smaller inputs, in a few minutes, for everyday use.
+bench-quick: bench-deps
+	$(BIN)/python -m bench.run_all --quick

@@ -15,7 +15,7 @@ vectors); for the exact kind both are 1 by construction.
 
 Building the 1M library takes several minutes; pass sizes to run fewer.
 
-Run:  .venv/bin/python bench/bench_search.py [--sizes 10000 100000 1000000] [--queries 200]
+Run:  python -m bench.bench_search [--sizes 10000 100000 1000000] [--queries 200] [--json OUT]
 """
 
 from __future__ import annotations
@@ -224,6 +224,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000, 1_000_000])
     ap.add_argument("--queries", type=int, default=200)
+    ap.add_argument("--json", type=Path, help="write the results here")
     ap.add_argument("--measure", type=Path, help=argparse.SUPPRESS)  # the child's job: one built library
     args = ap.parse_args()
     if args.measure:
@@ -234,9 +235,11 @@ def main() -> None:
         f"{'p95':>7} {'recall q':>8} {'near':>6} {'RSS MB':>7} {'open s':>7} {'build s':>8} {'index s':>8} "
         f"{'load':>5}"
     )
+    results = []
     with tempfile.TemporaryDirectory() as tmp:
         for n in args.sizes:
             r = run(n, args.queries, Path(tmp))
+            results.append(r)
             target = TARGETS_P95_MS.get(n)
             print(
                 f"{n:>9} {r['kind']:>5} {r['p50']:11.1f} {r['p95']:7.1f} {target or '-':>7} {r['b50']:10.1f} "
@@ -244,6 +247,8 @@ def main() -> None:
                 f"{r['open']:7.1f} {r['build']:8.0f} {r['index']:8.1f} {os.getloadavg()[0]:5.1f}",
                 flush=True,
             )
+            if args.json:
+                args.json.write_text(json.dumps(results), encoding="utf-8")
 
 
 if __name__ == "__main__":

@@ -10,6 +10,10 @@ line at the top of a page) are merged into a neighbour.
 
 Every chunk records where it came from — page range and code-point offsets into the page text —
 and its text is exactly ``prefix + span_text(pages, ...)``, so the preview can highlight it.
+
+Each page is tokenized once (``spans.span_counter``); every intermediate size is read off those
+offsets, and only the finished passages are counted exactly, which keeps chunking to about two
+tokenizer passes over the text and linear in its length.
 """
 
 from __future__ import annotations
@@ -17,10 +21,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-from kbapp.chunking.splitter import TokenCounter, split_to_budget
+from kbapp.chunking.spans import SpanCounter, TokenCounter, span_counter
+from kbapp.chunking.splitter import split_to_budget
 from kbapp.ingest.document import BlockKind, Page, ParsedDocument
 
 _SPACE_RE = re.compile(r"\s+")
+_CUT_SLACK = 4
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +66,28 @@ def span_text(pages: list[Page], page_start: int, char_start: int, page_end: int
     parts.extend(pages[i].text for i in range(page_start + 1, page_end))
     parts.append(pages[page_end].text[:char_end])
     return "\n".join(parts)
+
+
+class _Spans:
+    """Token counts of page spans, each page tokenized once, the first time it is asked about."""
+
+    def __init__(self, pages: list[Page], count: TokenCounter) -> None:
+        self._pages = pages
+        self.count = count
+        self._by_page: dict[int, SpanCounter] = {}
+
+    def page(self, index: int) -> SpanCounter:
+        counter = self._by_page.get(index)
+        if counter is None:
+            counter = self._by_page[index] = span_counter(self.count, self._pages[index].text)
+        return counter
+
+    def between(self, page_start: int, char_start: int, page_end: int, char_end: int) -> int:
+        if page_start == page_end:
+            return self.page(page_start)(char_start, char_end)
+        total = self.page(page_start)(char_start, len(self._pages[page_start].text))
+        total += sum(self.page(i)(0, len(self._pages[i].text)) for i in range(page_start + 1, page_end))
+        return total + self.page(page_end)(0, char_end)
 
 
 @dataclass(slots=True)
@@ -136,8 +164,9 @@ def _pack(atoms: list[tuple[int, int, int]], target: int, overlap: int) -> list[
     return spans
 
 
-def _text_pieces(unit: _Unit, text: str, cfg: ChunkingConfig, count: TokenCounter) -> list[_Piece]:
-    tokens = count(text[unit.start : unit.end])
+def _text_pieces(unit: _Unit, text: str, cfg: ChunkingConfig, spans: _Spans) -> list[_Piece]:
+    count = spans.page(unit.page)
+    tokens = count(unit.start, unit.end)
     if tokens <= cfg.unit_max_tokens:
         return [_Piece(unit.page, unit.start, unit.page, unit.end, tokens, unit.heading, unit.kind)]
     atoms = split_to_budget(text, unit.start, unit.end, cfg.target_tokens, count)
@@ -147,17 +176,18 @@ def _text_pieces(unit: _Unit, text: str, cfg: ChunkingConfig, count: TokenCounte
     ]
 
 
-def _table_pieces(unit: _Unit, text: str, cfg: ChunkingConfig, count: TokenCounter) -> list[_Piece]:
-    tokens = count(text[unit.start : unit.end])
+def _table_pieces(unit: _Unit, text: str, cfg: ChunkingConfig, spans: _Spans) -> list[_Piece]:
+    count = spans.page(unit.page)
+    tokens = count(unit.start, unit.end)
     header_end = unit.header_end
     if tokens <= cfg.max_tokens or header_end is None or not unit.start < header_end < unit.end:
         if tokens <= cfg.max_tokens:
             return [_Piece(unit.page, unit.start, unit.page, unit.end, tokens, unit.heading, unit.kind)]
-        return _text_pieces(replace(unit, kind=BlockKind.TABLE), text, cfg, count)
+        return _text_pieces(replace(unit, kind=BlockKind.TABLE), text, cfg, spans)
     header = text[unit.start : header_end].rstrip("\n")
-    header_tokens = count(header)
+    header_tokens = spans.count(header)
     if header_tokens > cfg.target_tokens // 2:  # a header that big cannot be repeated; split as text
-        return _text_pieces(replace(unit, kind=BlockKind.TABLE), text, cfg, count)
+        return _text_pieces(replace(unit, kind=BlockKind.TABLE), text, cfg, spans)
     budget = cfg.target_tokens - header_tokens
     atoms = split_to_budget(text, header_end, unit.end, budget, count, level=1)  # rows are lines
     pieces: list[_Piece] = []
@@ -173,16 +203,15 @@ def _table_pieces(unit: _Unit, text: str, cfg: ChunkingConfig, count: TokenCount
     return pieces
 
 
-def _merge_small(
-    pieces: list[_Piece], pages: list[Page], cfg: ChunkingConfig, count: TokenCounter
-) -> list[_Piece]:
+def _merge_small(pieces: list[_Piece], cfg: ChunkingConfig, spans: _Spans) -> list[_Piece]:
     """Fold fragments under ``min_tokens`` into the following piece, or else the preceding one."""
 
     def joined(a: _Piece, b: _Piece) -> _Piece | None:
         if b.prefix:
             return None
-        text = a.prefix + span_text(pages, a.page_start, a.char_start, b.page_end, b.char_end)
-        tokens = count(text)
+        tokens = (spans.count(a.prefix) if a.prefix else 0) + spans.between(
+            a.page_start, a.char_start, b.page_end, b.char_end
+        )
         if tokens > cfg.max_tokens:
             return None
         main = a if a.tokens > b.tokens else b
@@ -211,9 +240,7 @@ def _merge_small(
     return out
 
 
-def _pack_neighbours(
-    pieces: list[_Piece], pages: list[Page], cfg: ChunkingConfig, count: TokenCounter
-) -> list[_Piece]:
+def _pack_neighbours(pieces: list[_Piece], cfg: ChunkingConfig, spans: _Spans) -> list[_Piece]:
     """Join consecutive small pieces of one section on one page (a paragraph and the code example
     after it) while they fit the target: a passage should read as a whole, not as one line."""
     out: list[_Piece] = []
@@ -228,10 +255,9 @@ def _pack_neighbours(
             and prev.tokens + piece.tokens <= cfg.target_tokens
             and prev.char_end <= piece.char_start
         ):
-            text = prev.prefix + span_text(
-                pages, prev.page_start, prev.char_start, piece.page_end, piece.char_end
+            tokens = (spans.count(prev.prefix) if prev.prefix else 0) + spans.between(
+                prev.page_start, prev.char_start, piece.page_end, piece.char_end
             )
-            tokens = count(text)
             if tokens <= cfg.target_tokens:
                 kind = prev.kind if prev.tokens >= piece.tokens else piece.kind
                 out[-1] = replace(
@@ -253,10 +279,11 @@ def _trim(piece: _Piece, pages: list[Page]) -> _Piece:
     return replace(piece, char_start=s, char_end=e)
 
 
-def _enforce_max(piece: _Piece, pages: list[Page], cfg: ChunkingConfig, count: TokenCounter) -> list[_Piece]:
-    """Token counts of joined text can exceed the sum of its parts by a little; never past the max."""
+def _enforce_max(piece: _Piece, pages: list[Page], cfg: ChunkingConfig, spans: _Spans) -> list[_Piece]:
+    """Span counts are estimates near a span's ends: the finished passage is counted exactly, and cut
+    again if it is over the max."""
     text = piece.prefix + span_text(pages, piece.page_start, piece.char_start, piece.page_end, piece.char_end)
-    tokens = count(text)
+    tokens = spans.count(text)
     if tokens <= cfg.max_tokens:
         return [replace(piece, tokens=tokens)]
     if piece.page_start != piece.page_end:
@@ -271,12 +298,14 @@ def _enforce_max(piece: _Piece, pages: list[Page], cfg: ChunkingConfig, count: T
             piece.prefix,
         )
         right = _Piece(piece.page_start + 1, 0, piece.page_end, piece.char_end, 0, piece.heading, piece.kind)
-        return _enforce_max(left, pages, cfg, count) + _enforce_max(right, pages, cfg, count)
+        return _enforce_max(left, pages, cfg, spans) + _enforce_max(right, pages, cfg, spans)
     page_text = pages[piece.page_start].text
-    budget = cfg.max_tokens - count(piece.prefix)
+    # A few tokens of slack: a cut inside a word can tokenize into more pieces than the span showed.
+    budget = cfg.max_tokens - spans.count(piece.prefix) - _CUT_SLACK
+    parts = split_to_budget(page_text, piece.char_start, piece.char_end, budget, spans.page(piece.page_start))
     return [
-        replace(piece, char_start=s, char_end=e, tokens=t + count(piece.prefix))
-        for s, e, t in split_to_budget(page_text, piece.char_start, piece.char_end, budget, count)
+        replace(piece, char_start=s, char_end=e, tokens=spans.count(piece.prefix + page_text[s:e]))
+        for s, e, _ in parts
     ]
 
 
@@ -284,17 +313,18 @@ def chunk_document(
     doc: ParsedDocument, count: TokenCounter, cfg: ChunkingConfig | None = None
 ) -> list[Chunk]:
     cfg = cfg or ChunkingConfig()
+    spans = _Spans(doc.pages, count)
     pieces: list[_Piece] = []
     for unit in _units(doc):
         text = doc.pages[unit.page].text
         if unit.kind is BlockKind.TABLE:
-            pieces.extend(_table_pieces(unit, text, cfg, count))
+            pieces.extend(_table_pieces(unit, text, cfg, spans))
         else:
-            pieces.extend(_text_pieces(unit, text, cfg, count))
-    pieces = _merge_small(_pack_neighbours(pieces, doc.pages, cfg, count), doc.pages, cfg, count)
+            pieces.extend(_text_pieces(unit, text, cfg, spans))
+    pieces = _merge_small(_pack_neighbours(pieces, cfg, spans), cfg, spans)
     chunks: list[Chunk] = []
     for piece in pieces:
-        for part in _enforce_max(_trim(piece, doc.pages), doc.pages, cfg, count):
+        for part in _enforce_max(_trim(piece, doc.pages), doc.pages, cfg, spans):
             body = span_text(doc.pages, part.page_start, part.char_start, part.page_end, part.char_end)
             if not body.strip():
                 continue

@@ -11,7 +11,7 @@ from pathlib import Path
 from tokenizers import Tokenizer
 
 from kbapp.chunking.estimate import estimate_tokens
-from kbapp.chunking.splitter import TokenCounter
+from kbapp.chunking.spans import TokenCounter, TokenizerCounter
 from kbapp.embedding.tokens import plain_tokenizer
 
 
@@ -20,7 +20,7 @@ def load_tokenizer(tokenizer_path: Path) -> Tokenizer:
 
 
 def counter_for(tok: Tokenizer) -> TokenCounter:
-    return lambda text: len(tok.encode(text, add_special_tokens=False).ids)
+    return TokenizerCounter(tok)
 
 
 def token_counter(tokenizer_path: Path | None) -> TokenCounter:

