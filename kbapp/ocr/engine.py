@@ -16,14 +16,11 @@ import numpy as np
 import onnxruntime as ort
 
 from kbapp.ocr.detect import Detector
-from kbapp.ocr.geometry import Box
+from kbapp.ocr.geometry import MAX_PIXELS, Box
 from kbapp.ocr.models import OcrModels, locate_models
 from kbapp.ocr.recognise import Recogniser
 
 DEFAULT_THREADS = 2
-# About a 300 dpi A3 scan. Image files above it are refused before decoding, PDF pages are
-# rendered at a lower dpi; the engine checks again so no caller can hand it more.
-MAX_PIXELS = 36_000_000
 _MIN_LINE_SCORE = 0.5
 _FLIP_CHECK_BELOW = 0.85
 _CJK = re.compile(r"[\u3000-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]")

@@ -1,8 +1,12 @@
-"""The box type OCR results are expressed in: axis-aligned, in pixels of the image that was read."""
+"""The box type OCR results are expressed in (axis-aligned, pixels of the image read) and the size bound."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+
+# About a 300 dpi A3 scan. Image files above it are refused before decoding, PDF pages are
+# rendered at a lower dpi; the engine checks again so no caller can hand it more.
+MAX_PIXELS = 36_000_000
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,13 +16,17 @@ import numpy as np
 import pymupdf
 from PIL import Image, ImageOps, ImageSequence, UnidentifiedImageError
 
-from kbapp.ocr.engine import MAX_PIXELS
+from kbapp.ocr.geometry import MAX_PIXELS
 
 OCR_DPI = 150
 
 
 class ImageInputError(ValueError):
     """An image file that cannot be OCR'd, with a reason a user can act on."""
+
+
+class ImageTooLarge(ImageInputError):
+    """An image over the pixel budget: refused before decoding."""
 
 
 def render_page(page: pymupdf.Page, dpi: int = OCR_DPI) -> tuple[np.ndarray, float]:
@@ -53,11 +57,11 @@ def image_frames(path: Path) -> Iterator[np.ndarray]:
 
 
 def frame_count(path: Path) -> int:
-    try:
-        with _opened(path) as image:
-            return getattr(image, "n_frames", 1)
-    except (UnidentifiedImageError, OSError, SyntaxError, ValueError) as error:
-        raise ImageInputError(f"{path.name}: not a readable image ({error})") from error
+    """How many pages the image has, after decoding each once: a damaged file fails at import."""
+    count = 0
+    for _ in image_frames(path):
+        count += 1
+    return count
 
 
 def _opened(path: Path) -> Image.Image:
@@ -71,7 +75,7 @@ def _check_size(path: Path, size: tuple[int, int], index: int) -> None:
     width, height = size
     if width * height > MAX_PIXELS:
         where = f" (page {index + 1})" if index else ""
-        raise ImageInputError(
+        raise ImageTooLarge(
             f"{path.name}{where}: image is {width}×{height} pixels ({width * height / 1e6:.0f} MP), over the "
             f"{MAX_PIXELS // 1_000_000} MP limit for OCR; scale it down and import it again"
         )

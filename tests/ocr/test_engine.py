@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 
 from kbapp.ocr.cer import cer
-from kbapp.ocr.engine import MAX_PIXELS, OcrEngine, OcrInputError
+from kbapp.ocr.engine import OcrEngine, OcrInputError
+from kbapp.ocr.geometry import MAX_PIXELS
 from kbapp.ocr.models import OcrModelError, locate_models
 from tests.ocr.conftest import EN_LINES, ZH_LINES, scan, text_pdf
 
