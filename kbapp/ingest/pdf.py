@@ -87,12 +87,13 @@ def _read(document: pymupdf.Document, path: Path) -> ParsedDocument:
     usable = [scan for scan in scans if scan.status is PageStatus.OK]
     unusable = [scan for scan in scans if scan.status in (PageStatus.NEEDS_OCR, PageStatus.GARBLED)]
     if not usable and unusable and not document.is_repaired:
+        reason = str(_no_text_error(path, scans, damaged, repaired=False)).removeprefix(f"{path.name}: ")
         return ParsedDocument(
             title=_title(document, [], path),
             doc_type="pdf",
             pages=[],
             page_count=document.page_count,
-            warnings=[f"no usable text on {page_ranges([scan.number for scan in unusable])}; needs OCR"],
+            warnings=[reason],
             ocr_pages=[scan.number for scan in unusable],
         )
     if not usable:

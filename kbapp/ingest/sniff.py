@@ -107,8 +107,13 @@ def sniff(path: Path, head: bytes) -> Format:
         return Format.PDF
     if head.startswith((b"PK\x03\x04", b"PK\x05\x06")):
         return _sniff_zip(path)
-    if head.startswith(_IMAGE_MAGIC):
-        return Format.IMAGE
+    if SUFFIX_FORMATS.get(suffix) is Format.IMAGE:
+        # Scans are named as images; an image under another name stays refused as "not a document".
+        if head.startswith(_IMAGE_MAGIC):
+            return Format.IMAGE
+        raise ingest_error(
+            IngestErrorKind.CORRUPT, path, f"not a {suffix[1:].upper()} image (damaged or misnamed)"
+        )
     _refuse_known_non_documents(path, head)
     text = _head_text(head)
     if suffix in _CONTAINER_NAMES:

@@ -1,8 +1,9 @@
 """Character error rate: how OCR quality is measured against a known text (bench and tests).
 
-Whitespace is ignored and Unicode compatibility forms are folded before comparing, because the
-text layer and OCR disagree on spacing (CJK has none, PDF spacing is synthetic) and on full-width
-punctuation, neither of which affects search.
+Whitespace is ignored, Unicode compatibility forms are folded and typographic variants that print
+alike (CJK angle brackets and ASCII ones, curly and straight quotes, dashes, bullets) are made one
+before comparing: the text layer and OCR disagree on those without any recognition error, and
+none of it affects search.
 """
 
 from __future__ import annotations
@@ -11,9 +12,28 @@ import unicodedata
 
 import numpy as np
 
+_LOOKALIKES = str.maketrans(
+    {
+        "〈": "<",
+        "〉": ">",
+        "⟨": "<",
+        "⟩": ">",
+        "“": '"',
+        "”": '"',
+        "‘": "'",
+        "’": "'",
+        "–": "-",
+        "—": "-",
+        "−": "-",
+        "•": "·",
+        "∙": "·",
+        "・": "·",
+    }
+)
+
 
 def comparable(text: str) -> str:
-    return "".join(unicodedata.normalize("NFKC", text).split())
+    return "".join(unicodedata.normalize("NFKC", text).translate(_LOOKALIKES).split())
 
 
 def edit_distance(a: str, b: str) -> int:

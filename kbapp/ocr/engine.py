@@ -129,7 +129,7 @@ class OcrEngine:
 def _mostly_vertical(boxes: list[Box]) -> bool:
     elongated = [box for box in boxes if max(box.width, box.height) > 2 * min(box.width, box.height)]
     tall = sum(1 for box in elongated if box.height > box.width)
-    return len(elongated) >= 3 and tall > len(elongated) / 2
+    return len(elongated) >= 2 and tall > len(elongated) / 2
 
 
 def _mean_score(lines: list[Line]) -> float:

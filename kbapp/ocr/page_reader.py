@@ -53,19 +53,23 @@ def _is_pdf(path: Path) -> bool:
 
 
 def _read_pdf_page(engine: OcrEngine, path: Path, number: int) -> tuple[OcrPage, float]:
-    with pymupdf.open(path, filetype="pdf") as document:
-        page = document.load_page(number - 1)
-        image, scale = render_page(page)
-        result = engine.read(image)
-        if page.rotation:
-            # The pixmap shows the page as displayed; boxes are kept in the page's own (unrotated)
-            # space, where the preview draws, and the lines lose their per-character edges.
-            turn = pymupdf.Matrix(1 / scale, 1 / scale) * page.derotation_matrix
-            lines = [
-                Line(line.text, _mapped(line.box, turn), line.score, line.edges) for line in result.lines
-            ]
-            return OcrPage(result.width, result.height, lines, rotation=page.rotation), 1.0
+    try:
+        with pymupdf.open(path, filetype="pdf") as document:
+            page = document.load_page(number - 1)
+            image, scale = render_page(page)
+            rotation, derotation = page.rotation, page.derotation_matrix
+    except Exception as error:  # MuPDF raises several unrelated types for damaged files
+        raise IngestError(
+            IngestErrorKind.CORRUPT, f"{path.name} page {number}: the page cannot be rendered ({error})"
+        ) from error
+    result = engine.read(image)
+    if not rotation:
         return result, 1 / scale
+    # The pixmap shows the page as displayed; boxes are kept in the page's own (unrotated) space,
+    # where the preview draws, and the lines lose their per-character edges.
+    turn = pymupdf.Matrix(1 / scale, 1 / scale) * derotation
+    lines = [Line(line.text, _mapped(line.box, turn), line.score, line.edges) for line in result.lines]
+    return OcrPage(result.width, result.height, lines, rotation=rotation), 1.0
 
 
 def _mapped(box: Box, matrix: pymupdf.Matrix) -> Box:
