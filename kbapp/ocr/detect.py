@@ -60,7 +60,7 @@ def _prepare(image: np.ndarray) -> tuple[np.ndarray, float, float]:
     new_h = max(32, round(height * ratio / 32) * 32)
     new_w = max(32, round(width * ratio / 32) * 32)
     if (new_h, new_w) != (height, width):
-        image = np.asarray(Image.fromarray(image).resize((new_w, new_h), Image.BILINEAR))
+        image = np.asarray(Image.fromarray(image).resize((new_w, new_h), Image.Resampling.BILINEAR))
     # The model was trained on BGR input normalised to [-1, 1].
     batch = (image[:, :, ::-1].astype(np.float32) / 127.5 - 1.0).transpose(2, 0, 1)[np.newaxis]
     return np.ascontiguousarray(batch), new_w / width, new_h / height

@@ -54,7 +54,7 @@ def _is_pdf(path: Path) -> bool:
 
 def _read_pdf_page(engine: OcrEngine, path: Path, number: int) -> tuple[OcrPage, float]:
     try:
-        with pymupdf.open(path, filetype="pdf") as document:
+        with pymupdf.open(path, filetype="pdf") as document:  # type: ignore[no-untyped-call]
             page = document.load_page(number - 1)
             image, scale = render_page(page)
             rotation, derotation = page.rotation, page.derotation_matrix
@@ -67,11 +67,11 @@ def _read_pdf_page(engine: OcrEngine, path: Path, number: int) -> tuple[OcrPage,
         return result, 1 / scale
     # The pixmap shows the page as displayed; boxes are kept in the page's own (unrotated) space,
     # where the preview draws, and the lines lose their per-character edges.
-    turn = pymupdf.Matrix(1 / scale, 1 / scale) * derotation
+    turn = pymupdf.Matrix(1 / scale, 1 / scale) * derotation  # type: ignore[no-untyped-call]
     lines = [Line(line.text, _mapped(line.box, turn), line.score, line.edges) for line in result.lines]
     return OcrPage(result.width, result.height, lines, rotation=rotation), 1.0
 
 
 def _mapped(box: Box, matrix: pymupdf.Matrix) -> Box:
-    rect = pymupdf.Rect(box.x0, box.y0, box.x1, box.y1) * matrix
+    rect = pymupdf.Rect(box.x0, box.y0, box.x1, box.y1) * matrix  # type: ignore[no-untyped-call]
     return Box(rect.x0, rect.y0, rect.x1, rect.y1)

@@ -36,7 +36,7 @@ def render_page(page: pymupdf.Page, dpi: int = OCR_DPI) -> tuple[np.ndarray, flo
     area = rect.width * rect.height * scale * scale
     if area > MAX_PIXELS:
         scale *= (MAX_PIXELS / area) ** 0.5 * 0.99  # the pixmap rounds its size outwards
-    pix = page.get_pixmap(matrix=pymupdf.Matrix(scale, scale), colorspace=pymupdf.csRGB, alpha=False)
+    pix = page.get_pixmap(matrix=pymupdf.Matrix(scale, scale), colorspace=pymupdf.csRGB, alpha=False)  # type: ignore[no-untyped-call]
     image = np.frombuffer(pix.samples, dtype=np.uint8).reshape(pix.height, pix.stride)
     return image[:, : pix.width * 3].reshape(pix.height, pix.width, 3).copy(), scale
 

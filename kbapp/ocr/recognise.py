@@ -87,4 +87,6 @@ class Recogniser:
 def _resize(crop: np.ndarray) -> np.ndarray:
     height, width = crop.shape[:2]
     new_w = max(1, min(_MAX_WIDTH, math.ceil(_HEIGHT * width / height)))
-    return np.asarray(Image.fromarray(crop).resize((new_w, _HEIGHT), Image.BILINEAR), dtype=np.float32)
+    return np.asarray(
+        Image.fromarray(crop).resize((new_w, _HEIGHT), Image.Resampling.BILINEAR), dtype=np.float32
+    )
