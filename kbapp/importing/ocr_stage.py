@@ -107,6 +107,10 @@ class OcrStage:
         with self._engine.connect() as conn:
             return ocr_pages.states(conn)
 
+    def lines(self, doc_id: int) -> dict[int, str]:
+        with self._engine.connect() as conn:
+            return ocr_pages.document_lines(conn, doc_id)
+
     def run(
         self, progress: Callable[[OcrProgress], None] | None, cancel: Callable[[], bool] | None
     ) -> OcrReport:

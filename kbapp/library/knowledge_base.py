@@ -214,6 +214,11 @@ class KnowledgeBase:
         """Per document with scanned pages: how many are pending, done and failed."""
         return self._ocr.states()
 
+    def ocr_lines(self, doc_id: int) -> dict[int, str]:
+        """Page number -> OCR'd lines with boxes (JSON, read by ``kbapp.gui.preview.scan_marks.word_boxes``):
+        what the preview marks matched words on a scan with."""
+        return self._ocr.lines(doc_id)
+
     def pending_ocr(self) -> int:
         return sum(state.pending for state in self._ocr.states().values())
 

@@ -3,7 +3,8 @@
 Lines closer than about a line height are one paragraph (one TEXT block, lines joined by
 newlines), so the chunker cuts where the scan shows a gap. Each line's box and character edges
 are stored against its offset in the page text, in the page's own units (PDF points, or pixels
-for image files), which is what the preview needs to box a matched word on the scan.
+for image files), which is what the preview needs to box a matched word on the scan
+(``kbapp.gui.preview.scan_marks`` reads them).
 """
 
 from __future__ import annotations
@@ -48,16 +49,3 @@ def page_from_lines(number: int, page: OcrPage, scale: float = 1.0) -> tuple[Pag
     if text:
         blocks.append(Block(BlockKind.TEXT, block_start, len(text)))
     return Page(number, text, blocks), json.dumps(stored, separators=(",", ":"))
-
-
-def word_boxes(lines_json: str, start: int, end: int) -> list[tuple[float, float, float, float]]:
-    """Boxes (x0, y0, x1, y1) covering ``page.text[start:end]`` on the scan, one per line it touches.
-
-    Lines of a page read turned (a scan on its side) have no character edges: the whole line is boxed.
-    """
-    boxes = []
-    for offset, length, x0, y0, x1, y1, edges in json.loads(lines_json):
-        lo, hi = max(start, offset), min(end, offset + length)
-        if lo < hi:
-            boxes.append((edges[lo - offset], y0, edges[hi - offset], y1) if edges else (x0, y0, x1, y1))
-    return boxes

@@ -64,13 +64,21 @@ def store_page(
 ) -> None:
     """Store the OCR'd ``text`` of ``page`` (None: OCR found no text) and its passages; mark it done."""
     if text is not None:
-        index = conn.scalar(
-            select(func.coalesce(func.max(pages.c.page_index), -1) + 1).where(
-                pages.c.document_id == page.doc_id
+        index = int(
+            conn.scalar(
+                select(func.coalesce(func.max(pages.c.page_index), -1) + 1).where(
+                    pages.c.document_id == page.doc_id
+                )
             )
+            or 0
         )
-        next_ord = conn.scalar(
-            select(func.coalesce(func.max(chunks.c.ord), -1) + 1).where(chunks.c.document_id == page.doc_id)
+        next_ord = int(
+            conn.scalar(
+                select(func.coalesce(func.max(chunks.c.ord), -1) + 1).where(
+                    chunks.c.document_id == page.doc_id
+                )
+            )
+            or 0
         )
         conn.execute(
             pages.insert().values(
@@ -98,15 +106,14 @@ def done_pages(conn: Connection, keys: Iterable[tuple[int, int]]) -> set[tuple[i
     return {(doc, number) for doc, number in rows if (doc, number) in wanted}
 
 
-def page_lines(conn: Connection, doc_id: int, number: int) -> str | None:
-    """The OCR'd lines with boxes of one page (JSON), None when the page was not OCR'd."""
-    return conn.scalar(
-        select(ocr_pages.c.lines).where(
-            and_(
-                ocr_pages.c.document_id == doc_id, ocr_pages.c.number == number, ocr_pages.c.status == "done"
-            )
+def document_lines(conn: Connection, doc_id: int) -> dict[int, str]:
+    """Page number -> the OCR'd lines with their boxes (JSON) of a document's OCR'd pages."""
+    rows = conn.execute(
+        select(ocr_pages.c.number, ocr_pages.c.lines).where(
+            ocr_pages.c.document_id == doc_id, ocr_pages.c.status == "done", ocr_pages.c.lines.is_not(None)
         )
     )
+    return {number: lines for number, lines in rows}
 
 
 def _finish(conn: Connection, page: PendingPage, status: str, message: str | None, lines: str | None) -> None:

@@ -16,10 +16,11 @@ import numpy as np
 import pymupdf
 from PIL import Image
 
+from kbapp.gui.preview.scan_marks import word_boxes
 from kbapp.importing.parse_worker import ParseLimits
 from kbapp.library import KnowledgeBase
 from kbapp.store.ocr_pages import OcrState
-from tests.ocr.conftest import scan
+from tests.ocr.conftest import scan, text_pdf
 
 REPO = Path(__file__).resolve().parents[2]
 PAGES = [
@@ -70,6 +71,21 @@ def test_image_only_pdf_is_searchable_after_ocr_in_the_worker(tmp_path: Path) ->
         assert result.why["ocr"] is True
         assert kb.ocr_states() == {report.doc_id: OcrState(done=2)}
         assert kb.documents()[0].warnings == "no usable text on pages 1–2; read by OCR"
+
+
+def test_matched_words_are_boxed_on_the_scan(tmp_path: Path) -> None:
+    pdf = scanned_pdf(tmp_path / "service.pdf", PAGES[:2])
+    with library(tmp_path / "lib") as kb:
+        [report] = kb.import_paths([pdf]).files
+        kb.run_ocr()
+        assert report.doc_id is not None
+        [text] = [text for number, text in kb.pages(report.doc_id) if number == 2]
+        start = text.index("offset")
+        [box] = word_boxes(kb.ocr_lines(report.doc_id)[2], start, start + len("offset"))
+    [truth] = text_pdf(PAGES[1])[0].search_for("offset")
+    # Within a few points of where the word is printed on the scan: the mark sits on the word.
+    assert abs(box[0] - truth.x0) < 6 and abs(box[2] - truth.x1) < 6
+    assert box[1] < (truth.y0 + truth.y1) / 2 < box[3]
 
 
 def test_mixed_pdf_text_pages_first_scanned_pages_after_ocr(tmp_path: Path) -> None:
