@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import importlib.util
 import os
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -35,10 +36,13 @@ class OcrModels:
 
 
 def model_dir() -> Path:
-    """``$KBAPP_OCR_MODEL_DIR``, else the ``models`` folder of the installed wheel."""
+    """``$KBAPP_OCR_MODEL_DIR``, else ``models/ocr`` in a frozen app's bundle, else the installed wheel's."""
     override = os.environ.get(MODEL_DIR_ENV)
     if override:
         return Path(override)
+    bundle = getattr(sys, "_MEIPASS", None)
+    if getattr(sys, "frozen", False) and bundle:
+        return Path(bundle) / "models" / "ocr"
     spec = importlib.util.find_spec(PACKAGE)
     if spec is None or not spec.submodule_search_locations:
         raise OcrModelError(
