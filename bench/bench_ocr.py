@@ -12,6 +12,8 @@
    scanned copy of the set; page-hit@5 per question group, and scanned / original per language.
 
 Run:  .venv/bin/python bench/bench_ocr.py [--every 4] [--skip-eval]
+      .venv/bin/python bench/bench_ocr.py --library bench/data/ocr/kb-mixed-scanned   (CER of every
+      page an import OCR'd, from the text and line boxes the library stored)
 """
 
 from __future__ import annotations
@@ -127,6 +129,33 @@ def quality(engine: OcrEngine, every: int) -> dict[str, dict[str, float]]:
     return totals
 
 
+def library_cer(data_dir: Path) -> None:
+    """CER of every page an import OCR'd into the library at ``data_dir`` (what search actually sees)."""
+    from kbapp.library import KnowledgeBase
+
+    with KnowledgeBase(data_dir, pack_dir=None, parse_limits=None) as kb:
+        for doc in kb.documents():
+            name = Path(doc.path).name
+            texts = dict(kb.pages(doc.id))
+            lines = kb.ocr_lines(doc.id)
+            edits = chars = 0
+            with pymupdf.open(SETS["manuals_mixed_dev"] / "docs" / name) as original:
+                for number in range(1, len(original) + 1):
+                    truth = comparable(text_layer_rows(original[number - 1]))
+                    text = texts.get(number, "")
+                    rows = [
+                        (x0, y0, y1, text[offset : offset + length])
+                        for offset, length, x0, y0, _x1, y1, _edges in json.loads(lines.get(number, "[]"))
+                    ]
+                    edits += edit_distance(comparable(in_rows(rows)), truth)
+                    chars += len(truth)
+            language = LANGUAGE.get(name, "?")
+            print(
+                f"{name:16} {language}  all {len(texts)} OCR'd pages  CER {edits / max(1, chars):6.2%} "
+                f"(target <= {TARGETS.get(language, 0):.0%})"
+            )
+
+
 def page_hits(set_dir: Path, label: str) -> dict[str, dict[str, float]]:
     out = OUT / "results" / f"{set_dir.name}-{label}.json"
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -154,7 +183,11 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--sets", nargs="+", default=["manuals_mixed_dev"], choices=sorted(SETS))
     parser.add_argument("--skip-eval", action="store_true", help="CER and pages/s only")
+    parser.add_argument("--library", type=Path, help="only: CER of all pages OCR'd into this library")
     args = parser.parse_args()
+    if args.library:
+        library_cer(args.library)
+        return
     totals = quality(OcrEngine(threads=args.threads), args.every)
     pages = sum(t["pages"] for t in totals.values())
     print(
