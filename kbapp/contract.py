@@ -307,3 +307,31 @@ class CollectionError(ValueError):
 
 class SourceError(ValueError):
     """A folder that cannot be watched as asked (not a folder, the library's own folder, not watched)."""
+
+
+# -- OCR --------------------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class OcrProgress:
+    done: int
+    total: int
+    current: str  # "manual.pdf page 12"; empty once the last page is done
+    seconds_left: float | None  # None until the first page has been timed
+
+
+@dataclass(slots=True)
+class OcrReport:
+    pages: int = 0
+    failed: list[str] = field(default_factory=list)  # one message per page that could not be read
+    cancelled: bool = False
+    seconds: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class OcrState:
+    """A document's scanned pages by OCR status (the library panel shows pending and failed)."""
+
+    pending: int = 0
+    done: int = 0
+    failed: int = 0

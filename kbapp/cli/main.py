@@ -23,6 +23,7 @@ from kbapp.contract import (
     DocumentStatus,
     ImportProgress,
     ImportReport,
+    OcrProgress,
     SourceError,
     StorageError,
 )
@@ -79,6 +80,7 @@ def cmd_import(args: argparse.Namespace) -> int:
     limits = ParseLimits(seconds=args.parse_timeout, memory_mb=args.parse_memory)
     info = sys.stderr if args.json else sys.stdout
     reports: list[ImportReport] = []
+    ocr_failed = False
     with _open(args, limits) as kb:
         interrupted = kb.interrupted_import()
         if interrupted is not None:
@@ -89,6 +91,9 @@ def cmd_import(args: argparse.Namespace) -> int:
         if not any(r.error for r in reports):
             reports.append(kb.import_paths(args.paths, progress=lambda p: _show_file(p, args.json)))
         stopped = next((r.error for r in reports if r.error), None)
+        if stopped is None and not args.no_ocr:
+            _embed(kb, args, info)  # text-layer pages become fully searchable before OCR starts
+            ocr_failed = _ocr(kb, info)
         if stopped is None and not args.no_embed and kb.model_available:
             pending = kb.pending_embeddings()
             if pending:
@@ -101,7 +106,39 @@ def cmd_import(args: argparse.Namespace) -> int:
     if stopped is not None:
         print(f"STOPPED   {stopped}", file=info)
     print(_summary(reports), file=info)
-    return 0 if all(r.ok for r in reports) else 1
+    return 0 if all(r.ok for r in reports) and not ocr_failed else 1
+
+
+def _embed(kb: KnowledgeBase, args: argparse.Namespace, info: TextIO) -> None:
+    if args.no_embed or not kb.model_available:
+        return
+    pending = kb.pending_embeddings()
+    if pending:
+        print(f"embedding {pending} passages…", file=info, flush=True)
+        kb.embed_pending()
+
+
+def _duration(seconds: float) -> str:
+    return f"{seconds:.0f} s" if seconds < 90 else f"{seconds / 60:.0f} min"
+
+
+def _ocr(kb: KnowledgeBase, info: TextIO) -> bool:
+    """OCR the pending scanned pages with a progress line per page; True if some page failed."""
+    pending = kb.pending_ocr()
+    if not pending:
+        return False
+    print(f"OCR of {pending} scanned pages (Ctrl-C stops; the next import resumes)…", file=info, flush=True)
+
+    def show(p: OcrProgress) -> None:
+        if p.current:
+            left = f", about {_duration(p.seconds_left)} left" if p.seconds_left is not None else ""
+            print(f"OCR       {p.done + 1}/{p.total} {p.current}{left}", file=info, flush=True)
+
+    report = kb.run_ocr(progress=show)
+    for message in report.failed:
+        print(f"FAILED    {message}", file=info, flush=True)
+    print(f"OCR read {report.pages} pages in {report.seconds:.0f} s", file=info, flush=True)
+    return bool(report.failed)
 
 
 def _read_queries(path: str) -> list[tuple[str, str]]:
@@ -232,6 +269,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--no-embed", action="store_true", help="do not wait for embedding (keyword search only until then)"
     )
+    p.add_argument("--no-ocr", action="store_true", help="leave scanned pages pending (OCR them later)")
     p.add_argument(
         "--parse-timeout",
         type=float,

@@ -37,7 +37,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from kbapp.contract import DocumentRecord, DocumentStatus
+from kbapp.contract import DocumentRecord, DocumentStatus, OcrState
 from kbapp.gui.qt_compat import emit
 
 _SHORT_TYPES = {"markdown": "MD", "text": "TXT"}
@@ -53,9 +53,15 @@ class DocumentsModel(QAbstractTableModel):
         super().__init__(parent)
         self._docs: list[DocumentRecord] = []
         self._embedded: dict[int, tuple[int, int]] = {}
+        self._ocr: dict[int, OcrState] = {}
         self.semantic = False  # whether a model pack exists, so "embedding n %" means something
 
-    def set_documents(self, docs: Sequence[DocumentRecord], embedded: dict[int, tuple[int, int]]) -> bool:
+    def set_documents(
+        self,
+        docs: Sequence[DocumentRecord],
+        embedded: dict[int, tuple[int, int]],
+        ocr: dict[int, OcrState] | None = None,
+    ) -> bool:
         """Show ``docs``; returns whether rows changed (False: same documents, new details —
         updated in place, which keeps the view's selection and scroll position and is cheap
         enough to run every half second while embedding)."""
@@ -64,6 +70,7 @@ class DocumentsModel(QAbstractTableModel):
             self.beginResetModel()
         self._docs = list(docs)
         self._embedded = dict(embedded)
+        self._ocr = dict(ocr or {})
         if not same:
             self.endResetModel()
         elif docs:
@@ -97,9 +104,14 @@ class DocumentsModel(QAbstractTableModel):
         if doc.status == DocumentStatus.FAILED:
             reason = (doc.error or "").removeprefix(f"{Path(doc.path).name}: ") or self.tr("unknown reason")
             return self.tr("Failed: %1").replace("%1", reason)
+        ocr = self._ocr.get(doc.id)
+        if ocr is not None and ocr.pending:
+            return self.tr("Searchable · OCR pending on %1 pages").replace("%1", str(ocr.pending))
         embedded, total = self._embedded.get(doc.id, (0, 0))
         if self.semantic and total and embedded < total:
             return self.tr("Searchable · embedding %1 %").replace("%1", str(embedded * 100 // total))
+        if ocr is not None and ocr.failed:
+            return self.tr("Searchable · OCR failed on %1 pages").replace("%1", str(ocr.failed))
         return self.tr("Searchable")
 
     def data(self, index: AnyIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
@@ -220,10 +232,15 @@ class LibraryPanel(QWidget):
         layout.addLayout(buttons)
         self._selection_changed()
 
-    def set_documents(self, docs: Sequence[DocumentRecord], embedded: dict[int, tuple[int, int]]) -> None:
+    def set_documents(
+        self,
+        docs: Sequence[DocumentRecord],
+        embedded: dict[int, tuple[int, int]],
+        ocr: dict[int, OcrState] | None = None,
+    ) -> None:
         """Replace the list, keeping the selection (by document id) across the refresh."""
         keep = set(self.selected_ids())
-        if not self.model.set_documents(docs, embedded):
+        if not self.model.set_documents(docs, embedded, ocr):
             return
         selection = QItemSelection()
         for row in range(self._proxy.rowCount()):

@@ -43,6 +43,7 @@ from kbapp.contract import (
     ImportReport,
     InterruptedImport,
     ModelState,
+    OcrState,
     Outcome,
     ResponseStatus,
     SearchResponse,
@@ -71,6 +72,8 @@ if TYPE_CHECKING:  # the core is imported when the library opens, after the wind
 
 SAMPLE_LIBRARY = Path(__file__).resolve().parents[2] / "resources" / "sample_library"
 CONTEXT_RESULTS = 5  # passages copied as context: enough to answer, few enough to read
+# documents, embedding progress, semantic search available, OCR state: one library listing
+Listing = tuple[list[DocumentRecord], dict[int, tuple[int, int]], bool, dict[int, OcrState]]
 
 
 class MainWindow(QMainWindow):
@@ -370,17 +373,18 @@ class MainWindow(QMainWindow):
             return
         self._refreshing = True
 
-        def work(_ctx: OperationContext) -> tuple[list[DocumentRecord], dict[int, tuple[int, int]], bool]:
-            return self.kb.documents(), self.kb.embedding_progress(), self.kb.model_available
+        def work(_ctx: OperationContext) -> Listing:
+            kb = self.kb
+            return kb.documents(), kb.embedding_progress(), kb.model_available, kb.ocr_states()
 
         run_in_background(work, on_success=self._library_listed, on_failure=self._library_failed)
 
-    def _library_listed(self, value: tuple[list[DocumentRecord], dict[int, tuple[int, int]], bool]) -> None:
-        docs, embedded, semantic = value
+    def _library_listed(self, value: Listing) -> None:
+        docs, embedded, semantic, ocr = value
         self._refreshing = False
         self.documents = docs
         self.library.model.semantic = semantic
-        self.library.set_documents(docs, embedded)
+        self.library.set_documents(docs, embedded, ocr)
         ready = [d for d in docs if d.status == DocumentStatus.READY]
         self.status.set_library(len(ready), sum(d.chunk_count for d in ready))
         self.library_loaded = True

@@ -76,7 +76,7 @@ def import_file(
     if read_path != path:
         result = _renamed(result, read_path.name, read_path.stem, name, path.stem)
     doc, chunks = result.document, result.chunks
-    if not chunks:
+    if not chunks and not doc.ocr_pages:
         return _fail(facts, key, f"{name}: no text found", engine, str(IngestErrorKind.EMPTY))
     copy_path = None
     if copies is not None:
@@ -97,6 +97,7 @@ def import_file(
             doc_pages=doc.pages,
             doc_chunks=chunks,
             copy_path=copy_path,
+            ocr_pages=doc.ocr_pages,
         )
     if copies is not None and existing is not None and existing.copy_path not in (None, copy_path):
         copies.release(engine, [existing.copy_path])

@@ -18,6 +18,9 @@ loads (the first time) while the worker parses, so on two cores neither waits fo
 document with so much text that chunking it would take long (a 50 MB single-line log parses in a
 second and takes minutes to chunk) is chunked in the worker instead, inside its limits.
 
+The same machinery reads single pages for the OCR stage: a worker built with a page reader
+(``kbapp.ocr.page_reader.ocr_page``) is asked for ``(path, page)`` instead of a whole file.
+
 The worker exits by itself when its parent dies (e.g. the app is killed), so no orphan keeps
 parsing.
 """
@@ -46,6 +49,8 @@ from kbapp.chunking.splitter import TokenCounter
 from kbapp.embedding.budget import token_counter
 from kbapp.importing.reading import ImportCancelled, Parser, ReadResult, chunked, crash_error
 from kbapp.ingest.document import IngestError, IngestErrorKind, ParsedDocument
+
+PageParser = Callable[[Path, int], ParsedDocument]
 
 _LINUX_RLIMIT = sys.platform.startswith("linux")
 # Documents with more text than this are chunked in the worker (some seconds of chunking).
@@ -102,8 +107,8 @@ class _OneLineErrors(logging.Formatter):
         return f"  {ei[0].__name__}: {ei[1]}" if ei[0] is not None else ""
 
 
-def _serve(conn: Connection, parse: Parser, chunking: ChunkingConfig, memory_bytes: int) -> None:
-    """The worker's loop: one request (path, tokenizer) in, one answer out, until the pipe closes."""
+def _serve(conn: Connection, parse: Parser | PageParser, chunking: ChunkingConfig, memory_bytes: int) -> None:
+    """The worker's loop: one request (path, tokenizer, page) in, one answer out, until the pipe closes."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is for the importing process to handle
     _exit_with_parent()
     handler = logging.StreamHandler()
@@ -120,13 +125,13 @@ def _serve(conn: Connection, parse: Parser, chunking: ChunkingConfig, memory_byt
     conn.send(("ready",))
     while True:
         try:
-            path_text, tokenizer = conn.recv()
+            path_text, tokenizer, page = conn.recv()
         except (EOFError, OSError):
             return
         path = Path(path_text)
         out_of_memory = False
         try:
-            doc = parse(path)
+            doc = parse(path) if page is None else parse(path, page)  # type: ignore[call-arg]
             reply: tuple[object, ...] = ("parsed", doc)
             if sum(len(page.text) for page in doc.pages) > CHUNK_IN_WORKER_CHARS:
                 if tokenizer not in counters:
@@ -175,7 +180,7 @@ class ParseWorker:
 
     def __init__(
         self,
-        parse: Parser,
+        parse: Parser | PageParser,
         chunking: ChunkingConfig,
         limits: ParseLimits,
         count_tokens: Callable[[], TokenCounter],
@@ -230,17 +235,20 @@ class ParseWorker:
                 self._proc.close()
         self._proc, self._conn, self._ready = None, None, False
 
-    def __call__(self, path: Path, cancel: Callable[[], bool] | None = None) -> ReadResult:
+    def __call__(
+        self, path: Path, cancel: Callable[[], bool] | None = None, page: int | None = None
+    ) -> ReadResult:
+        """Read ``path``, or only its ``page`` when this worker was built with a page reader."""
         with self._one_read:
-            return self._read(path, cancel)
+            return self._read(path, cancel, page)
 
-    def _read(self, path: Path, cancel: Callable[[], bool] | None) -> ReadResult:
-        name = path.name
+    def _read(self, path: Path, cancel: Callable[[], bool] | None, page: int | None) -> ReadResult:
+        name = path.name if page is None else f"{path.name} page {page}"
         self._wait_ready(name, cancel)
         assert self._conn is not None and self._proc is not None
         tokenizer = self._tokenizer()
         try:
-            self._conn.send((str(path), str(tokenizer) if tokenizer else None))
+            self._conn.send((str(path), str(tokenizer) if tokenizer else None, page))
         except OSError:
             self.stop()
             raise IngestError(

@@ -35,9 +35,10 @@ def chunked(doc: ParsedDocument, count_tokens: TokenCounter, chunking: ChunkingC
     """The document cut into passages, its pages reduced to their text."""
     chunks = chunk_document(doc, count_tokens, chunking)
     pages = [Page(p.number, p.text) for p in doc.pages]
-    return ReadResult(
-        ParsedDocument(doc.title, doc.doc_type, pages, doc.page_count, list(doc.warnings)), chunks
+    kept = ParsedDocument(
+        doc.title, doc.doc_type, pages, doc.page_count, list(doc.warnings), doc.ocr_pages, doc.ocr_lines
     )
+    return ReadResult(kept, chunks)
 
 
 def crash_error(path: Path, exc: BaseException) -> IngestError:

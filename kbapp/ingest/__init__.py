@@ -48,6 +48,7 @@ _READERS: dict[Format, tuple[str, str]] = {
     Format.HTML: ("kbapp.ingest.html", "parse_html"),
     Format.MARKDOWN: ("kbapp.ingest.markdown", "parse_markdown"),
     Format.TEXT: ("kbapp.ingest.text", "parse_text"),
+    Format.IMAGE: ("kbapp.ingest.image", "parse_image"),
 }
 
 _log = logging.getLogger(__name__)

@@ -49,6 +49,10 @@ class ParsedDocument:
     pages: list[Page]
     page_count: int | None = None
     warnings: list[str] = field(default_factory=list)
+    # 1-based pages without usable text, read later by the OCR stage (scans, garbled text layers).
+    ocr_pages: list[int] = field(default_factory=list)
+    # Page number -> the OCR'd lines with their boxes (JSON, ``kbapp.ocr.page_text``), for highlights.
+    ocr_lines: dict[int, str] = field(default_factory=dict)
 
 
 class IngestErrorKind(StrEnum):

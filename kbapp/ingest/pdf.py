@@ -1,8 +1,8 @@
 """PDF reader (PyMuPDF): per-page text in reading order with headings, tables and code.
 
 Each page is scanned once with one TextPage: fragments with style, a cheap check that the text
-layer is real (``pdf_quality``: scanned pages and fonts without a Unicode map are reported as
-needing OCR instead of being indexed), and ruled tables. Then document-wide passes
+layer is real (``pdf_quality``: scanned pages and fonts without a Unicode map are listed in
+``ocr_pages`` for the OCR stage instead of being indexed), and ruled tables. Then document-wide passes
 drop running headers/footers, fix the body font size, match the outline to printed headings and
 assign heading levels, and each page is emitted as blocks.
 
@@ -86,6 +86,16 @@ def _read(document: pymupdf.Document, path: Path) -> ParsedDocument:
     scans, damaged = _scan_pages(document)
     usable = [scan for scan in scans if scan.status is PageStatus.OK]
     unusable = [scan for scan in scans if scan.status in (PageStatus.NEEDS_OCR, PageStatus.GARBLED)]
+    if not usable and unusable and not document.is_repaired:
+        reason = str(_no_text_error(path, scans, damaged, repaired=False)).removeprefix(f"{path.name}: ")
+        return ParsedDocument(
+            title=_title(document, [], path),
+            doc_type="pdf",
+            pages=[],
+            page_count=document.page_count,
+            warnings=[reason],
+            ocr_pages=[scan.number for scan in unusable],
+        )
     if not usable:
         raise _no_text_error(path, scans, damaged, document.is_repaired)
     outline = _outline(document)
@@ -116,6 +126,7 @@ def _read(document: pymupdf.Document, path: Path) -> ParsedDocument:
         pages=pages,
         page_count=document.page_count,
         warnings=warnings,
+        ocr_pages=[scan.number for scan in unusable],
     )
 
 

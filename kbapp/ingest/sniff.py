@@ -36,6 +36,7 @@ class Format(StrEnum):
     HTML = "html"
     MARKDOWN = "markdown"
     TEXT = "text"
+    IMAGE = "image"
 
 
 SUFFIX_FORMATS: dict[str, Format] = {
@@ -49,7 +50,14 @@ SUFFIX_FORMATS: dict[str, Format] = {
     ".markdown": Format.MARKDOWN,
     ".txt": Format.TEXT,
     ".text": Format.TEXT,
+    ".png": Format.IMAGE,
+    ".jpg": Format.IMAGE,
+    ".jpeg": Format.IMAGE,
+    ".tif": Format.IMAGE,
+    ".tiff": Format.IMAGE,
 }
+# Scans and photos the OCR stage reads (GIF stays refused: it is a graphics format, not a scan).
+_IMAGE_MAGIC = (b"\x89PNG\r\n\x1a\n", b"\xff\xd8\xff", b"II*\x00", b"MM\x00*")
 
 _PDF_MAGIC = b"%PDF-"
 _PDF_MAGIC_WINDOW = 1024  # the PDF spec tolerates junk before the header
@@ -99,6 +107,13 @@ def sniff(path: Path, head: bytes) -> Format:
         return Format.PDF
     if head.startswith((b"PK\x03\x04", b"PK\x05\x06")):
         return _sniff_zip(path)
+    if SUFFIX_FORMATS.get(suffix) is Format.IMAGE:
+        # Scans are named as images; an image under another name stays refused as "not a document".
+        if head.startswith(_IMAGE_MAGIC):
+            return Format.IMAGE
+        raise ingest_error(
+            IngestErrorKind.CORRUPT, path, f"not a {suffix[1:].upper()} image (damaged or misnamed)"
+        )
     _refuse_known_non_documents(path, head)
     text = _head_text(head)
     if suffix in _CONTAINER_NAMES:

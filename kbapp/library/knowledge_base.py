@@ -28,6 +28,9 @@ from kbapp.contract import (
     ImportProgress,
     ImportReport,
     InterruptedImport,
+    OcrProgress,
+    OcrReport,
+    OcrState,
     SearchResponse,
 )
 from kbapp.embedding import default_pack_dir
@@ -35,6 +38,7 @@ from kbapp.embedding.handle import ModelHandle
 from kbapp.grouping.collections import Collections
 from kbapp.importing.copies import CopyStore
 from kbapp.importing.jobs import ImportJobs
+from kbapp.importing.ocr_stage import OcrStage
 from kbapp.importing.parse_worker import ParseLimits, ParseWorker, require_picklable
 from kbapp.importing.reading import InProcessReader, Parser, Reader
 from kbapp.importing.removal import remove_documents
@@ -127,6 +131,15 @@ class KnowledgeBase:
             reader=self._reader,
             notices=self.notices,
         )
+        self._ocr = OcrStage(
+            engine,
+            self.data_dir,
+            self.copies,
+            self._chunking,
+            self._limits,
+            self.model.token_counter,
+            self.model.tokenizer_path,
+        )
         self._searcher = Searcher(engine)
         self._vectors = Vectors(
             engine, self.data_dir, self.model, self._searcher, read_only=self.read_only, notices=self.notices
@@ -175,6 +188,7 @@ class KnowledgeBase:
         self._vectors.save()
         if self._worker is not None:
             self._worker.stop()
+        self._ocr.stop()
         self.engine.dispose()
 
     def __enter__(self) -> KnowledgeBase:
@@ -197,6 +211,29 @@ class KnowledgeBase:
         with contextlib.suppress(OSError):  # reported for the first file, if it persists
             self._worker.start()
         return self._worker
+
+    # -- OCR of scanned pages -------------------------------------------------------------------
+
+    def ocr_states(self) -> dict[int, OcrState]:
+        """Per document with scanned pages: how many are pending, done and failed."""
+        return self._ocr.states()
+
+    def ocr_lines(self, doc_id: int) -> dict[int, str]:
+        """Page number -> OCR'd lines with boxes (JSON, read by ``kbapp.gui.preview.scan_marks.word_boxes``):
+        what the preview marks matched words on a scan with."""
+        return self._ocr.lines(doc_id)
+
+    def pending_ocr(self) -> int:
+        return sum(state.pending for state in self._ocr.states().values())
+
+    def run_ocr(
+        self,
+        progress: Callable[[OcrProgress], None] | None = None,
+        cancel: Callable[[], bool] | None = None,
+    ) -> OcrReport:
+        """OCR every pending scanned page in the bounded worker, committing page by page; a kill or
+        a cancel leaves the rest pending for the next run."""
+        return OcrReport() if self.read_only else self._ocr.run(progress, cancel)
 
     def _writable(self) -> None:
         self._imports.writable()

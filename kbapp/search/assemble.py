@@ -15,6 +15,7 @@ from sqlalchemy.engine import Connection
 
 from kbapp.contract import SearchResult
 from kbapp.ingest.builder import BLOCK_SEPARATOR
+from kbapp.store import ocr_pages
 from kbapp.store.schema import chunks, documents, pages
 from kbapp.text.terms import Term, match_terms
 
@@ -174,6 +175,7 @@ def assemble(
         (r.doc_id, p) for _, members in groups for r in members for p in range(r.page_start, r.page_end + 1)
     }
     numbers = _page_numbers(conn, page_keys)
+    from_ocr = ocr_pages.done_pages(conn, {(doc, number) for (doc, _), number in numbers.items() if number})
     results: list[SearchResult] = []
     for rank, (cand, members) in enumerate(groups, start=1):
         first = members[0]
@@ -195,6 +197,8 @@ def assemble(
         why["matched_terms"] = sorted({text[s:e] for s, e in highlights}, key=str.casefold)
         if len(members) > 1:
             why["merged_chunks"] = len(members)
+        if (first.doc_id, numbers.get((first.doc_id, page_index))) in from_ocr:
+            why["ocr"] = True  # the text was read from a scan: may hold recognition errors
         results.append(
             SearchResult(
                 rank=rank,

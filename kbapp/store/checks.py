@@ -96,7 +96,9 @@ def _check_contents(
         r[0]
         for r in conn.exec_driver_sql(
             "SELECT d.path FROM documents d WHERE d.status = 'ready' "
-            "AND NOT EXISTS (SELECT 1 FROM chunks c WHERE c.document_id = d.id) ORDER BY d.path"
+            "AND NOT EXISTS (SELECT 1 FROM chunks c WHERE c.document_id = d.id) "
+            # A scan's passages come from the OCR stage, later or never (a blank page).
+            "AND NOT EXISTS (SELECT 1 FROM ocr_pages o WHERE o.document_id = d.id) ORDER BY d.path"
         )
     ]
     if empty:

@@ -22,6 +22,7 @@ from kbapp.contract import DocumentRecord, DocumentStatus
 from kbapp.ingest.document import Page
 from kbapp.store import collections
 from kbapp.store.schema import chunks, documents, pages
+from kbapp.store.schema import ocr_pages as schema_ocr_pages
 from kbapp.text.terms import index_terms
 
 
@@ -92,6 +93,7 @@ def write_document(
     doc_pages: Sequence[Page],
     doc_chunks: Sequence[Chunk],
     copy_path: str | None,
+    ocr_pages: Sequence[int] = (),
 ) -> int:
     """Insert a parsed document, replacing whatever was stored for the same path (its collections kept)."""
     kept = _replace(conn, facts.path)
@@ -112,27 +114,43 @@ def write_document(
         )
     ).inserted_primary_key[0]
     collections.carry_over(conn, kept, doc_id)
-    conn.execute(
-        insert(pages),
-        [
-            {"document_id": doc_id, "page_index": i, "number": p.number, "text": p.text}
-            for i, p in enumerate(doc_pages)
-        ],
-    )
-    if doc_chunks:
-        _insert_chunks(conn, doc_id, title, doc_chunks)
+    if doc_pages:  # a scanned document has none until OCR reads them
+        conn.execute(
+            insert(pages),
+            [
+                {"document_id": doc_id, "page_index": i, "number": p.number, "text": p.text}
+                for i, p in enumerate(doc_pages)
+            ],
+        )
+    if ocr_pages:
+        conn.execute(
+            insert(schema_ocr_pages),
+            [{"document_id": doc_id, "number": number, "status": "pending"} for number in ocr_pages],
+        )
+    insert_chunks(conn, doc_id, title, doc_chunks)
     return doc_id
 
 
-def _insert_chunks(conn: Connection, doc_id: int, title: str, doc_chunks: Sequence[Chunk]) -> None:
-    """The passages' rows and their keyword rows (body, and title with heading path for context)."""
+def insert_chunks(
+    conn: Connection,
+    doc_id: int,
+    title: str,
+    doc_chunks: Sequence[Chunk],
+    *,
+    first_page: int = 0,
+    first_ord: int = 0,
+) -> None:
+    """Store passages and their keyword-index rows; page indexes and order are shifted by the offsets
+    (the OCR stage adds a page's passages after those already stored)."""
+    if not doc_chunks:
+        return
     rows = [
         {
             "document_id": doc_id,
-            "ord": c.order,
-            "page_start": c.page_start,
+            "ord": first_ord + c.order,
+            "page_start": first_page + c.page_start,
             "char_start": c.char_start,
-            "page_end": c.page_end,
+            "page_end": first_page + c.page_end,
             "char_end": c.char_end,
             "heading": c.heading,
             "kind": str(c.kind),

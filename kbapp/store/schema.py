@@ -149,6 +149,20 @@ document_collections = Table(
     Index("ix_document_collections_document", "document_id"),
 )
 
+# Pages waiting for, or read by, the OCR stage. A row is written "pending" with its document and
+# turned "done" (with the page's text stored and chunked) or "failed" (with the reason) in the
+# same transaction as the result, so a killed OCR run resumes at the first page still pending.
+# ``lines`` is the OCR'd lines with their boxes (JSON, see kbapp.ocr.layout) for highlights.
+ocr_pages = Table(
+    "ocr_pages",
+    metadata,
+    Column("document_id", Integer, ForeignKey("documents.id", ondelete="CASCADE"), primary_key=True),
+    Column("number", Integer, primary_key=True),  # 1-based physical page (image frame)
+    Column("status", String, nullable=False),  # "pending" | "done" | "failed"
+    Column("message", Text),
+    Column("lines", Text),
+)
+
 FTS_DDL = (
     'CREATE VIRTUAL TABLE chunk_fts USING fts5(body, context, tokenize = "unicode61 remove_diacritics 0")'
 )
@@ -196,5 +210,9 @@ def _v2_to_v3(conn: Connection) -> None:
     metadata.create_all(conn, tables=[collections, sources, document_collections])
 
 
-MIGRATIONS: list[Callable[[Connection], None]] = [_v0_to_v1, _v1_to_v2, _v2_to_v3]
+def _v3_to_v4(conn: Connection) -> None:
+    metadata.create_all(conn, tables=[ocr_pages])
+
+
+MIGRATIONS: list[Callable[[Connection], None]] = [_v0_to_v1, _v1_to_v2, _v2_to_v3, _v3_to_v4]
 SCHEMA_VERSION = len(MIGRATIONS)

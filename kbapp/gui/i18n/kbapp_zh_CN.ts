@@ -60,8 +60,16 @@
         <translation>原因不明</translation>
     </message>
     <message>
+        <source>Searchable · OCR pending on %1 pages</source>
+        <translation>可搜索 · %1 页等待 OCR 识别</translation>
+    </message>
+    <message>
         <source>Searchable · embedding %1 %</source>
         <translation>可搜索 · 语义索引 %1 %</translation>
+    </message>
+    <message>
+        <source>Searchable · OCR failed on %1 pages</source>
+        <translation>可搜索 · %1 页 OCR 识别失败</translation>
     </message>
     <message>
         <source>Searchable</source>

@@ -28,6 +28,7 @@ from kbapp.gui.formatting import location
 from kbapp.gui.operations import run_in_background
 from kbapp.gui.passages import PassageSpan, locate
 from kbapp.gui.preview.pdf_view import ZOOM_STEP, PageMarks, PdfView
+from kbapp.gui.preview.scan_marks import word_boxes
 from kbapp.gui.preview.text_view import TextView
 from kbapp.gui.qt_compat import emit
 
@@ -37,16 +38,28 @@ if TYPE_CHECKING:
 Pages = list[tuple[int | None, str]]
 
 
-def _pdf_marks(pages: Pages, result: SearchResult, span: PassageSpan | None) -> dict[int, PageMarks]:
-    """Marks by page number: matched words, restricted to the passage's text on each page."""
+def _pdf_marks(
+    pages: Pages, result: SearchResult, span: PassageSpan | None, ocr_lines: dict[int, str]
+) -> dict[int, PageMarks]:
+    """Marks by page number: matched words, restricted to the passage's text on each page; on a
+    page read by OCR, the boxes OCR recorded for the highlighted characters."""
     terms = tuple(result.why.get("matched_terms") or ())
     if span is None:
         return {result.page: PageMarks(terms)} if result.page is not None else {}
     marks = {}
     for index, start, end in span.pieces:
         number = pages[index][0]
-        if number is not None:
-            marks[number] = PageMarks(terms, pages[index][1][start:end])
+        if number is None:
+            continue
+        boxes: tuple[tuple[float, float, float, float], ...] = ()
+        if number in ocr_lines:
+            boxes = tuple(
+                box
+                for p, s, e in span.highlights
+                if p == index
+                for box in word_boxes(ocr_lines[number], s, e)
+            )
+        marks[number] = PageMarks(terms, pages[index][1][start:end], boxes)
     return marks
 
 
@@ -182,12 +195,14 @@ class PreviewPane(QWidget):
             self.stack.setCurrentWidget(self.placeholder)
             self._update_controls()
         run_in_background(
-            lambda _ctx: kb.pages(result.doc_id),
-            on_success=lambda pages: self._pages_loaded(generation, result, pages),
+            lambda _ctx: (kb.pages(result.doc_id), kb.ocr_lines(result.doc_id)),
+            on_success=lambda loaded: self._pages_loaded(generation, result, *loaded),
             on_failure=lambda err: self._failed(generation, err),
         )
 
-    def _pages_loaded(self, generation: int, result: SearchResult, pages: Pages) -> None:
+    def _pages_loaded(
+        self, generation: int, result: SearchResult, pages: Pages, ocr_lines: dict[int, str]
+    ) -> None:
         if generation != self._generation:
             return
         span = locate(pages, result)
@@ -197,7 +212,7 @@ class PreviewPane(QWidget):
             and self.pdf_view.open(result.path)
         ):
             self.stack.setCurrentWidget(self.pdf_view)
-            self.pdf_view.show_page(result.page, _pdf_marks(pages, result, span))
+            self.pdf_view.show_page(result.page, _pdf_marks(pages, result, span, ocr_lines))
         else:
             if result.page is not None:
                 emit(

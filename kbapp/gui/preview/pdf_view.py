@@ -34,6 +34,8 @@ class PageMarks:
 
     terms: tuple[str, ...]
     passage: str | None = None
+    # On a scanned page (no text layer to search): the matched words' boxes from OCR, in PDF points.
+    boxes: tuple[tuple[float, float, float, float], ...] = ()
 
 
 class PdfView(QScrollArea):
@@ -126,7 +128,10 @@ class PdfView(QScrollArea):
 
         page = self._doc[self.page_number - 1]
         marks = self._marks.get(self.page_number)
-        self.highlight_rects = term_rects(page, marks.terms, marks.passage) if marks else []
+        if marks is not None and marks.boxes:
+            self.highlight_rects = [pymupdf.Rect(*box) for box in marks.boxes]
+        else:
+            self.highlight_rects = term_rects(page, marks.terms, marks.passage) if marks else []
         ratio = self.devicePixelRatioF()
         scale = self._current_scale() * ratio
         pix = page.get_pixmap(matrix=pymupdf.Matrix(scale, scale), alpha=False)

@@ -1,0 +1,110 @@
+"""Text-line detection: the PP-OCRv4 DB model's probability map turned into axis-aligned line boxes.
+
+Scanned manuals are near-upright, so a line is the bounding box of one connected blob of the
+thresholded map, grown by the DB "unclip" distance. Blobs are labelled from horizontal runs with
+a union-find, which keeps post-processing to numpy plus one Python pass over runs (a few thousand
+per page) and avoids an OpenCV dependency for contours.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import onnxruntime as ort
+from PIL import Image
+
+from kbapp.ocr.geometry import Box
+
+_THRESHOLD = 0.3
+_BOX_THRESHOLD = 0.5
+_UNCLIP_RATIO = 1.6
+_MIN_SIDE = 3
+# The model sees the page with its short side at least this long (the PP-OCR "min" limit), and
+# its long side at most _MAX_SIDE: 150 dpi pages pass unscaled, tiny images are enlarged.
+_MIN_SHORT_SIDE = 736
+_MAX_SIDE = 2048
+
+
+class Detector:
+    def __init__(self, session: ort.InferenceSession) -> None:
+        self._session = session
+        self._input = session.get_inputs()[0].name
+
+    def __call__(self, image: np.ndarray) -> list[tuple[Box, float]]:
+        """Line boxes in ``image`` pixel coordinates with their mean probability, top to bottom."""
+        height, width = image.shape[:2]
+        batch, scale_x, scale_y = _prepare(image)
+        prob = self._session.run(None, {self._input: batch})[0][0, 0]
+        found = []
+        for top, bottom, left, right in _blobs(prob > _THRESHOLD):
+            score = float(prob[top:bottom, left:right].mean())
+            if score < _BOX_THRESHOLD or min(bottom - top, right - left) < _MIN_SIDE:
+                continue
+            w, h = right - left, bottom - top
+            grow = w * h * _UNCLIP_RATIO / (2 * (w + h))
+            box = Box(
+                max(0.0, (left - grow) / scale_x),
+                max(0.0, (top - grow) / scale_y),
+                min(float(width), (right + grow) / scale_x),
+                min(float(height), (bottom + grow) / scale_y),
+            )
+            if box.width > _MIN_SIDE and box.height > _MIN_SIDE:
+                found.append((box, score))
+        found.sort(key=lambda item: (item[0].y0, item[0].x0))
+        return found
+
+
+def _prepare(image: np.ndarray) -> tuple[np.ndarray, float, float]:
+    height, width = image.shape[:2]
+    ratio = max(1.0, _MIN_SHORT_SIDE / min(height, width))
+    ratio = min(ratio, _MAX_SIDE / max(height, width))
+    new_h = max(32, round(height * ratio / 32) * 32)
+    new_w = max(32, round(width * ratio / 32) * 32)
+    if (new_h, new_w) != (height, width):
+        image = np.asarray(Image.fromarray(image).resize((new_w, new_h), Image.Resampling.BILINEAR))
+    # The model was trained on BGR input normalised to [-1, 1].
+    batch = (image[:, :, ::-1].astype(np.float32) / 127.5 - 1.0).transpose(2, 0, 1)[np.newaxis]
+    return np.ascontiguousarray(batch), new_w / width, new_h / height
+
+
+def _blobs(mask: np.ndarray) -> list[tuple[int, int, int, int]]:
+    """Bounding boxes (top, bottom, left, right; exclusive ends) of the 8-connected blobs of ``mask``."""
+    edges = np.diff(mask.astype(np.int8), axis=1, prepend=0, append=0)
+    rows, starts = np.nonzero(edges == 1)
+    _, ends = np.nonzero(edges == -1)
+    count = len(rows)
+    if count == 0:
+        return []
+    parent = list(range(count))
+
+    def find(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    row_first = np.searchsorted(rows, np.arange(mask.shape[0] + 1))
+    rows_l, starts_l, ends_l = rows.tolist(), starts.tolist(), ends.tolist()
+    for i in range(count):
+        row = rows_l[i]
+        if row == 0:
+            continue
+        # Runs of the previous row that touch this one (diagonal contact counts: 8-connectivity).
+        for j in range(row_first[row - 1], row_first[row]):
+            if starts_l[j] > ends_l[i]:
+                break
+            if ends_l[j] >= starts_l[i]:
+                a, b = find(i), find(j)
+                if a != b:
+                    parent[a] = b
+    boxes: dict[int, list[int]] = {}
+    for i in range(count):
+        root = find(i)
+        box = boxes.get(root)
+        if box is None:
+            boxes[root] = [rows_l[i], rows_l[i] + 1, starts_l[i], ends_l[i]]
+        else:
+            box[0] = min(box[0], rows_l[i])
+            box[1] = max(box[1], rows_l[i] + 1)
+            box[2] = min(box[2], starts_l[i])
+            box[3] = max(box[3], ends_l[i])
+    return [tuple(box) for box in boxes.values()]  # type: ignore[misc]

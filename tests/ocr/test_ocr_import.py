@@ -1,0 +1,209 @@
+"""The OCR stage end to end: scanned PDFs and image files imported, OCR'd page by page, searchable.
+
+Scans are made in the test: generated PDF pages rendered to pixels and put back as image-only
+pages or saved as PNG/JPEG/TIFF. The library is real (SQLite, the parse worker process).
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pymupdf
+from PIL import Image
+
+from kbapp.gui.preview.scan_marks import word_boxes
+from kbapp.importing.parse_worker import ParseLimits
+from kbapp.library import KnowledgeBase
+from kbapp.store.ocr_pages import OcrState
+from tests.ocr.conftest import scan, text_pdf
+
+REPO = Path(__file__).resolve().parents[2]
+PAGES = [
+    ["Chapter 1 Gearbox maintenance", "Drain the gearbox oil every 500 hours."],
+    ["Chapter 2 Thermostat calibration", "Set the thermostat offset before the first run."],
+    ["Chapter 3 Conveyor alignment", "Align the conveyor rollers with a laser level."],
+    ["Chapter 4 Hydraulic pressure", "Check the hydraulic pressure gauge weekly."],
+]
+
+
+def scanned_pdf(path: Path, pages: list[list[str] | None]) -> Path:
+    """An image-only PDF (None: a page with a real text layer, for mixed documents)."""
+    doc = pymupdf.open()
+    for lines in pages:
+        page = doc.new_page()
+        if lines is None:
+            page.insert_text((72, 90), "Introduction: safety instructions for the operator.", fontsize=12)
+            continue
+        pixels = scan(lines)
+        pix = pymupdf.Pixmap(pymupdf.csRGB, pixels.shape[1], pixels.shape[0], pixels.tobytes(), False)
+        page.insert_image(page.rect, pixmap=pix)
+    doc.save(path)
+    return path
+
+
+def library(path: Path, worker: bool = False) -> KnowledgeBase:
+    return KnowledgeBase(path, pack_dir=None, parse_limits=ParseLimits() if worker else None)
+
+
+def found(kb: KnowledgeBase, word: str) -> list[tuple[str, int | None]]:
+    return [(Path(r.path).name, r.page) for r in kb.search(word, mode="lexical").results]
+
+
+def test_image_only_pdf_is_searchable_after_ocr_in_the_worker(tmp_path: Path) -> None:
+    pdf = scanned_pdf(tmp_path / "service.pdf", PAGES[:2])
+    with library(tmp_path / "lib", worker=True) as kb:
+        [report] = kb.import_paths([pdf]).files
+        assert report.ok and report.chunks == 0 and "needs OCR" in report.message
+        assert kb.pending_ocr() == 2 and found(kb, "thermostat") == []
+        seen = []
+        ocr = kb.run_ocr(progress=seen.append)
+        assert ocr.pages == 2 and not ocr.failed and not ocr.cancelled
+        assert [p.current for p in seen] == ["service.pdf page 1", "service.pdf page 2", ""]
+        assert seen[1].seconds_left is not None and seen[-1].done == seen[-1].total == 2
+        assert found(kb, "thermostat") == [("service.pdf", 2)]
+        assert found(kb, "gearbox") == [("service.pdf", 1)]
+        result = kb.search("thermostat", mode="lexical").results[0]
+        assert result.why["ocr"] is True
+        assert kb.ocr_states() == {report.doc_id: OcrState(done=2)}
+        assert kb.documents()[0].warnings == "no usable text on pages 1–2; read by OCR"
+
+
+def test_matched_words_are_boxed_on_the_scan(tmp_path: Path) -> None:
+    pdf = scanned_pdf(tmp_path / "service.pdf", PAGES[:2])
+    with library(tmp_path / "lib") as kb:
+        [report] = kb.import_paths([pdf]).files
+        kb.run_ocr()
+        assert report.doc_id is not None
+        [text] = [text for number, text in kb.pages(report.doc_id) if number == 2]
+        start = text.index("offset")
+        [box] = word_boxes(kb.ocr_lines(report.doc_id)[2], start, start + len("offset"))
+    [truth] = text_pdf(PAGES[1])[0].search_for("offset")
+    # Within a few points of where the word is printed on the scan: the mark sits on the word.
+    assert abs(box[0] - truth.x0) < 6 and abs(box[2] - truth.x1) < 6
+    assert box[1] < (truth.y0 + truth.y1) / 2 < box[3]
+
+
+def test_mixed_pdf_text_pages_first_scanned_pages_after_ocr(tmp_path: Path) -> None:
+    pdf = scanned_pdf(tmp_path / "mixed.pdf", [None, PAGES[2]])
+    with library(tmp_path / "lib") as kb:
+        [report] = kb.import_paths([pdf]).files
+        assert report.chunks == 1 and kb.pending_ocr() == 1
+        assert found(kb, "safety") == [("mixed.pdf", 1)]
+        assert "ocr" not in kb.search("safety", mode="lexical").results[0].why
+        kb.run_ocr()
+        assert found(kb, "conveyor") == [("mixed.pdf", 2)]
+        assert found(kb, "safety") == [("mixed.pdf", 1)]
+
+
+def test_png_jpeg_and_multi_page_tiff_are_read(tmp_path: Path) -> None:
+    folder = tmp_path / "scans"
+    folder.mkdir()
+    Image.fromarray(scan(PAGES[0])).save(folder / "label.png")
+    Image.fromarray(scan(PAGES[1])).save(folder / "photo.jpg", quality=90)
+    first, second = (Image.fromarray(scan(lines)) for lines in PAGES[2:])
+    first.save(folder / "manual.tiff", save_all=True, append_images=[second], compression="tiff_deflate")
+    with library(tmp_path / "lib") as kb:
+        reports = kb.import_paths([folder]).files
+        assert sorted((Path(r.path).name, r.outcome, r.pages) for r in reports) == [
+            ("label.png", "imported", 1),
+            ("manual.tiff", "imported", 2),
+            ("photo.jpg", "imported", 1),
+        ]
+        assert kb.run_ocr().pages == 4
+        assert found(kb, "gearbox") == [("label.png", 1)]
+        assert found(kb, "thermostat") == [("photo.jpg", 1)]
+        assert found(kb, "conveyor") == [("manual.tiff", 1)]
+        assert found(kb, "hydraulic") == [("manual.tiff", 2)]
+
+
+def test_an_empty_white_scan_is_done_with_nothing_to_find(tmp_path: Path) -> None:
+    Image.new("L", (1275, 1650), 255).save(tmp_path / "blank.png")
+    with library(tmp_path / "lib") as kb:
+        [report] = kb.import_paths([tmp_path / "blank.png"]).files
+        ocr = kb.run_ocr()
+        assert ocr.pages == 1 and not ocr.failed
+        assert kb.ocr_states() == {report.doc_id: OcrState(done=1)}
+        assert kb.pending_ocr() == 0
+
+
+def test_corrupt_and_oversized_images_fail_with_reason_and_lose_nothing(tmp_path: Path) -> None:
+    good = tmp_path / "good.png"
+    Image.fromarray(scan(PAGES[0])).save(good)
+    broken = tmp_path / "broken.png"
+    broken.write_bytes(good.read_bytes()[:3000])
+    poster = tmp_path / "poster.png"
+    Image.new("1", (10_000, 10_000), 1).save(poster)
+    with library(tmp_path / "lib") as kb:
+        kb.import_paths([good])
+        kb.run_ocr()
+        reports = {Path(r.path).name: r for r in kb.import_paths([broken, poster]).files}
+        assert reports["broken.png"].kind == "corrupt"
+        assert reports["broken.png"].message.startswith("broken.png: the image is damaged")
+        assert reports["poster.png"].kind == "too large"
+        assert reports["poster.png"].message == (
+            "poster.png: image is 10000×10000 pixels (100 MP), over the 36 MP limit for OCR; "
+            "scale it down and import it again"
+        )
+        assert kb.pending_ocr() == 0
+        assert found(kb, "gearbox") == [("good.png", 1)]
+
+
+def test_a_page_that_breaks_ocr_fails_alone(tmp_path: Path) -> None:
+    pdf = scanned_pdf(tmp_path / "two.pdf", PAGES[:2])
+    with library(tmp_path / "lib") as kb:
+        kb.import_paths([pdf])
+        copy = next((tmp_path / "lib" / "files").rglob("*.pdf"))
+        # The kept copy is what OCR reads; damage it after import to make page reading fail.
+        copy.write_bytes(b"%PDF-1.7\n" + os.urandom(2000))
+        ocr = kb.run_ocr()
+        assert ocr.pages == 0 and len(ocr.failed) == 2
+        assert all(message.startswith("two.pdf page") for message in ocr.failed)
+        assert kb.pending_ocr() == 0
+
+
+def _cli(data: Path, folder: Path) -> subprocess.Popen[str]:
+    env = {**os.environ, "KBAPP_MODEL_DIR": "/nonexistent/kbapp-test-no-pack", "PYTHONPATH": str(REPO)}
+    command = [sys.executable, "-m", "kbapp", "--data-dir", str(data), "import", str(folder)]
+    return subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
+
+
+def test_kill_during_ocr_then_the_next_import_resumes(tmp_path: Path) -> None:
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    scanned_pdf(folder / "manual.pdf", PAGES)
+    data = tmp_path / "lib"
+    proc = _cli(data, folder)
+    assert proc.stdout is not None
+    lines = []
+    for line in proc.stdout:
+        lines.append(line)
+        if line.startswith("OCR       2/4"):  # page 1 is committed; page 2 is being read
+            proc.send_signal(signal.SIGKILL)
+            break
+    proc.wait(60)
+    assert proc.returncode == -signal.SIGKILL, "".join(lines)
+    with library(data) as kb:
+        [state] = kb.ocr_states().values()
+        assert state.done >= 1 and state.pending >= 1 and state.done + state.pending == 4
+        left = state.pending
+    resumed = _cli(data, folder)
+    output, _ = resumed.communicate(timeout=600)
+    assert resumed.returncode == 0, output
+    assert f"OCR of {left} scanned pages" in output and "UNCHANGED" in output
+    with library(data) as kb:
+        assert kb.ocr_states() == {1: OcrState(done=4)}
+        for word, page in [("gearbox", 1), ("thermostat", 2), ("conveyor", 3), ("hydraulic", 4)]:
+            assert found(kb, word) == [("manual.pdf", page)]
+
+
+def test_a_scan_turned_on_its_side_is_found_on_its_page(tmp_path: Path) -> None:
+    Image.fromarray(np.ascontiguousarray(np.rot90(scan(PAGES[3])))).save(tmp_path / "sideways.png")
+    with library(tmp_path / "lib") as kb:
+        kb.import_paths([tmp_path / "sideways.png"])
+        kb.run_ocr()
+        assert found(kb, "hydraulic") == [("sideways.png", 1)]
