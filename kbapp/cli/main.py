@@ -91,15 +91,12 @@ def cmd_import(args: argparse.Namespace) -> int:
         if not any(r.error for r in reports):
             reports.append(kb.import_paths(args.paths, progress=lambda p: _show_file(p, args.json)))
         stopped = next((r.error for r in reports if r.error), None)
-        if stopped is None and not args.no_ocr:
+        if stopped is None:
             _embed(kb, args, info)  # text-layer pages become fully searchable before OCR starts
-            ocr_failed = _ocr(kb, info)
-        if stopped is None and not args.no_embed and kb.model_available:
-            pending = kb.pending_embeddings()
-            if pending:
-                print(f"embedding {pending} passages…", file=info, flush=True)
-                kb.embed_pending()
-        elif not kb.model_available:
+            if not args.no_ocr:
+                ocr_failed = _ocr(kb, info)
+                _embed(kb, args, info)  # then the pages OCR read
+        if not kb.model_available:
             print(f"note: keyword search only ({kb.model_problem})", file=sys.stderr)
     for path, why in [p for r in reports for p in r.problems]:
         print(f"FAILED    {path}: {why}", file=info)

@@ -82,8 +82,10 @@ def run_import(
     reader = threading.Thread(target=read, daemon=True)
     reader.start()
     if kill_after is not None:
-        if wait_for is not None:
-            seen.wait(timeout=300)
+        if wait_for is not None:  # the line never comes when there is nothing left to do
+            deadline = time.monotonic() + 300
+            while not seen.wait(0.05) and proc.poll() is None and time.monotonic() < deadline:
+                pass
         try:
             proc.wait(timeout=kill_after)
         except subprocess.TimeoutExpired:
