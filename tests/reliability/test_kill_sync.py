@@ -15,6 +15,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 from kbapp.library import KnowledgeBase
@@ -76,6 +77,16 @@ def kill_until_done(
         kills += 1
 
 
+def kill_window(lib: Path, probe: Path) -> tuple[float, float]:
+    """When to kill: within the first half of an unkilled ``kbapp sync`` of a copy of ``lib``, timed
+    first, so the kills land in real work on a fast machine and on a loaded one alike."""
+    shutil.copytree(lib, probe)
+    started = time.monotonic()
+    run_sync(probe, None)
+    seconds = time.monotonic() - started
+    return 0.15 * seconds, 0.5 * seconds
+
+
 def test_kill_during_sync(tmp_path: Path) -> None:
     folder, docs = keyword_folder(tmp_path)
     counts, _ = reference_counts(folder, tmp_path / "reference", None)
@@ -89,7 +100,7 @@ def test_kill_during_sync(tmp_path: Path) -> None:
     with KnowledgeBase(lib, pack_dir=None, parse_limits=None) as kb:
         kb.sources.add(folder)
     rnd = random.Random(31)
-    first = kill_until_done(lib, docs, counts, rnd, (1.0, 6.0))
+    first = kill_until_done(lib, docs, counts, rnd, kill_window(lib, tmp_path / "probe-1"))
 
     with KnowledgeBase(lib, pack_dir=None, parse_limits=None) as kb:
         ids = {Path(d.path).name: d.id for d in kb.documents()}
@@ -103,7 +114,7 @@ def test_kill_during_sync(tmp_path: Path) -> None:
         (folder / name).unlink()
     for name in later:
         shutil.move(staging / name, folder / name)
-    second = kill_until_done(lib, docs, counts, rnd, (0.5, 2.0))
+    second = kill_until_done(lib, docs, counts, rnd, kill_window(lib, tmp_path / "probe-2"))
 
     with KnowledgeBase(lib, pack_dir=None, parse_limits=None) as kb:
         held = {d.path: d.id for d in kb.documents()}
