@@ -147,16 +147,16 @@ def test_library_folder_inside_an_imported_folder_is_not_walked(tmp_path: Path, 
 
 
 def test_quoted_phrase_ranks_passages_containing_it_first(kb: KnowledgeBase, tmp_path: Path) -> None:
-    docs = tmp_path / "films"
+    docs = tmp_path / "manuals"
     docs.mkdir()
     # Many shared question words on one side, the one quoted title on the other.
-    genres = "哪一种类型的片子最受欢迎？西部片、战争片、爱情片都是常见的片子类型，类型片的片子很多。"
-    (docs / "genres.txt").write_text(genres, encoding="utf-8")
-    actor = "1950年到1955年间，他推出一系列西部片：《怒河》、《遠鄉》。"
-    (docs / "actor.txt").write_text(actor, encoding="utf-8")
+    kinds = "哪一种类型的资料最常用？说明书、快速指南、维修手册都是常见的资料类型，类型资料的资料很多。"
+    (docs / "kinds.txt").write_text(kinds, encoding="utf-8")
+    shelf = "2019年到2021年间，工厂整理了一批维修资料：《泵阀图册》、《冷卻規範》。"
+    (docs / "shelf.txt").write_text(shelf, encoding="utf-8")
     kb.import_paths([docs])
-    plain = kb.search("远乡属于哪一种类型的片子", mode="lexical").results
-    quoted = kb.search("《遠鄉》屬於哪一種類型的片子?", mode="lexical").results
-    assert Path(plain[0].path).name == "genres.txt"  # BM25 alone prefers the many common words
-    assert [Path(r.path).name for r in quoted] == ["actor.txt", "genres.txt"]
+    plain = kb.search("冷却规范属于哪一种类型的资料", mode="lexical").results
+    quoted = kb.search("《冷卻規範》屬於哪一種類型的資料?", mode="lexical").results
+    assert Path(plain[0].path).name == "kinds.txt"  # BM25 alone prefers the many common words
+    assert [Path(r.path).name for r in quoted] == ["shelf.txt", "kinds.txt"]
     assert quoted[0].score > quoted[1].score  # scores still fall with rank

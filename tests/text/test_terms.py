@@ -60,9 +60,9 @@ def test_chinese_question_words_are_stopwords() -> None:
 
 
 def test_quoted_spans_become_phrases() -> None:
-    assert quoted_phrases("《遠鄉》屬於哪一種類型的片子?") == ['"远乡"']
+    assert quoted_phrases("《冷卻規範》屬於哪一種類型的資料?") == ['NEAR("冷却" "却规" "规范", 5)']
     assert quoted_phrases('the "XK-200 trigger" mode') == ['NEAR("xk200" "trigger", 4)']
-    assert quoted_phrases("「鐵幕」与“Exposure Time”") == ['"铁幕"', 'NEAR("exposur" "time", 4)']
+    assert quoted_phrases("「螺絲」与“Exposure Time”") == ['"螺丝"', 'NEAR("exposur" "time", 4)']
     assert quoted_phrases("no quotes here, it's fine") == []
     assert quoted_phrases("《》 「的」") == []  # nothing searchable inside
 
