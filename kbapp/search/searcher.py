@@ -69,10 +69,13 @@ def _candidates(
     cosine.update(semantic.similarities(vector, missing))
     centred: dict[int, float] = {}
     for chunk_id, sim in cosine.items():
-        script = pool_of.get(chunk_id) or semantic.script_of_chunk(chunk_id) or Script.LATIN
-        pool = pools[script]
-        centred[chunk_id] = pool.centred(sim)
-        why.setdefault(chunk_id, {}).update(similarity=round(sim, 4), standout=round(pool.standout(sim), 3))
+        entry = why.setdefault(chunk_id, {})
+        entry["similarity"] = round(sim, 4)
+        # A vector stored after the pools were last read has no pool yet: it counts on words alone.
+        pool = pools.get(pool_of.get(chunk_id) or semantic.script_of_chunk(chunk_id) or Script.LATIN)
+        if pool is not None:
+            centred[chunk_id] = pool.centred(sim)
+            entry["standout"] = round(pool.standout(sim), 3)
     dense_ranked = sorted(((c, centred[c]) for c, _ in dense), key=lambda hit: -hit[1])
     for rank, (chunk_id, _) in enumerate(dense_ranked, start=1):
         why[chunk_id]["dense_rank"] = rank
