@@ -7,34 +7,10 @@ library searched in its own language sees no change at all.
 
 from __future__ import annotations
 
-import threading
-
-from sqlalchemy.engine import Connection
-
-from kbapp.store.samples import document_generation, document_openings
 from kbapp.text.bridge import bridge
-from kbapp.text.script import CJK_RE, Script, script_of
+from kbapp.text.fold import fold
+from kbapp.text.script import CJK_RE, Script
 from kbapp.text.terms import Term, query_terms
-
-OPENING_CHARS = 20_000
-
-
-class LibraryScripts:
-    """Which scripts the library's documents are written in, re-read when documents come or go."""
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._generation: tuple[int, int] = (-1, -1)
-        self._scripts: frozenset[Script] = frozenset()
-
-    def of(self, conn: Connection) -> frozenset[Script]:
-        generation = document_generation(conn)
-        with self._lock:
-            if generation != self._generation:
-                openings = document_openings(conn, OPENING_CHARS)
-                self._scripts = frozenset(script_of(text, OPENING_CHARS) for text in openings.values())
-                self._generation = generation
-            return self._scripts
 
 
 def bridged_terms(query: str, terms: list[Term], library: frozenset[Script]) -> list[Term]:
@@ -50,10 +26,11 @@ def bridged_terms(query: str, terms: list[Term], library: frozenset[Script]) -> 
     dictionary = bridge()
     if dictionary is None:
         return []
+    folded = fold(query)  # the dictionary is in simplified characters
     if wants_english:
-        words += dictionary.english_for(query)
+        words += dictionary.english_for(folded)
     if wants_chinese:
-        words += dictionary.chinese_for(query)
+        words += dictionary.chinese_for(folded)
     seen = {t.text for t in terms}
     out = []
     for term in query_terms("，".join(words)) if words else []:

@@ -64,21 +64,25 @@ class Bridge:
     to_english: dict[str, tuple[str, ...]]  # simplified Chinese word → English words
     to_chinese: dict[str, tuple[str, ...]]  # English word → simplified Chinese words
 
-    def english_for(self, text: str) -> list[str]:
-        """English words for the Chinese words in ``text`` (longest dictionary match first)."""
+    def words(self, text: str) -> list[str]:
+        """The briefly glossed dictionary words of the Chinese in ``text``, split by longest
+        match; a character that starts no such word is skipped."""
         out: list[str] = []
         for run in re.findall(f"(?:{CJK_RE.pattern})+", text):
             i = 0
             while i < len(run):
                 for size in range(min(MAX_WORD, len(run) - i), 1, -1):
-                    words = self.to_english.get(run[i : i + size])
-                    if words:
-                        out.extend(words)
+                    if run[i : i + size] in self.to_english:
+                        out.append(run[i : i + size])
                         i += size
                         break
                 else:
                     i += 1
         return out
+
+    def english_for(self, text: str) -> list[str]:
+        """English words for the Chinese words in ``text``."""
+        return [english for word in self.words(text) for english in self.to_english[word]]
 
     def chinese_for(self, text: str) -> list[str]:
         """Chinese words for the English words in ``text`` (matched by stem, stopwords skipped)."""
