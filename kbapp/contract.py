@@ -70,20 +70,12 @@ class SearchResponse:
     query: str
     mode: str
     results: list[SearchResult]
+    status: ResponseStatus
     message: str | None = None  # e.g. why nothing came back, or that dense search fell back
     took_ms: float = 0.0
-    status: ResponseStatus | None = None  # derived from the results and message when not given
-
-    def __post_init__(self) -> None:
-        if self.status is None:
-            self.status = _status(self.results, self.message)
-
-
-def _status(results: list[SearchResult], message: str | None) -> ResponseStatus:
-    """The searcher words its outcome as a message; this is the one place that reads it back."""
-    if results:
-        return ResponseStatus.OK if message is None else ResponseStatus.KEYWORD_ONLY
-    return ResponseStatus.NOTHING_RELEVANT if message == NOTHING_RELEVANT else ResponseStatus.NOTHING_FOUND
+    # Words of the question that occur nowhere in the library, in either language: the reason a
+    # question is refused as out of scope, worth showing to the user.
+    unknown_words: tuple[str, ...] = ()
 
 
 # -- library ----------------------------------------------------------------------------------

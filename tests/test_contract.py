@@ -12,8 +12,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-from kbapp.contract import NOTHING_FOUND, NOTHING_RELEVANT, ResponseStatus, SearchResponse, SearchResult
-
 REPO = Path(__file__).resolve().parents[1]
 GUI = REPO / "kbapp" / "gui"
 ALLOWED = ("kbapp.contract", "kbapp.library", "kbapp.gui")
@@ -57,14 +55,3 @@ def test_importing_the_main_window_loads_none_of_the_heavy_libraries() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=REPO, timeout=120
     )
     assert json.loads(out.stdout.strip().splitlines()[-1]) == []
-
-
-def _result() -> SearchResult:
-    return SearchResult(1, 1, 1, "a.txt", "a", None, None, None, "text", [], 1.0, {})
-
-
-def test_response_status_says_what_the_message_used_to() -> None:
-    assert SearchResponse("q", "hybrid", [_result()]).status is ResponseStatus.OK
-    assert SearchResponse("q", "hybrid", [_result()], "no model").status is ResponseStatus.KEYWORD_ONLY
-    assert SearchResponse("q", "hybrid", [], NOTHING_RELEVANT).status is ResponseStatus.NOTHING_RELEVANT
-    assert SearchResponse("q", "lexical", [], NOTHING_FOUND).status is ResponseStatus.NOTHING_FOUND

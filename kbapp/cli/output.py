@@ -21,7 +21,9 @@ def response_json(response: SearchResponse, query_id: str | None = None) -> dict
     data["query"] = response.query
     data["mode"] = response.mode
     data["took_ms"] = round(response.took_ms, 3)
+    data["status"] = str(response.status)
     data["message"] = response.message
+    data["unknown_words"] = list(response.unknown_words)
     data["results"] = [r.to_json() for r in response.results]
     return data
 
@@ -41,6 +43,8 @@ def _marked(text: str, spans: list[tuple[int, int]]) -> str:
 def print_response(response: SearchResponse) -> None:
     if response.message:
         print(response.message)
+    if not response.results and response.unknown_words:
+        print(f"Not in the library: {', '.join(response.unknown_words)}")
     for r in response.results:
         where = f"p. {r.page}" if r.page is not None else ""
         if r.page is not None and r.page_end not in (None, r.page):

@@ -560,6 +560,9 @@ class MainWindow(QMainWindow):
     def _show_nothing_found(self, response: SearchResponse, request: SearchRequest) -> None:
         if response.status is ResponseStatus.NOTHING_RELEVANT:
             lines = [self.tr("No passage in the library is close to this question.")]
+            if response.unknown_words:
+                words = self.tr(", ").join(response.unknown_words)
+                lines.append(self.tr("Not in any document: %1").replace("%1", words))
         else:
             lines = [self.tr("No passage in the library contains these words.")]
             if self.jobs.model_state == ModelState.LOADING:

@@ -7,7 +7,7 @@ returns nothing — never "the first N chunks".
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from sqlalchemy.engine import Connection
@@ -111,19 +111,34 @@ class TermStats:
         return terms
 
 
-def term_stats(conn: Connection, terms: list[Term]) -> TermStats:
-    if not terms:
-        return TermStats(0, {})
+def _vocabulary_table(conn: Connection) -> None:
     conn.exec_driver_sql(
         "CREATE VIRTUAL TABLE IF NOT EXISTS temp.chunk_terms USING fts5vocab(main, chunk_fts, 'row')"
     )
-    exact = [t.text for t in terms if not t.prefix]
+
+
+def indexed_terms(conn: Connection) -> int:
+    """Keyword terms in the index, every occurrence counted (a full scan of the vocabulary)."""
+    _vocabulary_table(conn)
+    return int(conn.exec_driver_sql("SELECT coalesce(sum(cnt), 0) FROM temp.chunk_terms").scalar_one())
+
+
+def term_counts(conn: Connection, texts: Collection[str]) -> dict[str, int]:
+    """How many passages contain each exact index term (0 for a term the library never saw)."""
+    counts = dict.fromkeys(texts, 0)
+    if not counts:
+        return counts
+    _vocabulary_table(conn)
+    marks = ",".join("?" * len(counts))
+    for term, docs in conn.exec_driver_sql(
+        f"SELECT term, doc FROM temp.chunk_terms WHERE term IN ({marks})", tuple(counts)
+    ):
+        counts[term] = docs
+    return counts
+
+
+def term_stats(conn: Connection, terms: list[Term]) -> TermStats:
+    if not terms:
+        return TermStats(0, {})
     total = conn.exec_driver_sql("SELECT count(*) FROM chunks").scalar_one()
-    containing = dict.fromkeys(exact, 0)
-    if exact:
-        marks = ",".join("?" * len(exact))
-        for term, docs in conn.exec_driver_sql(
-            f"SELECT term, doc FROM temp.chunk_terms WHERE term IN ({marks})", tuple(exact)
-        ):
-            containing[term] = docs
-    return TermStats(total, containing)
+    return TermStats(total, term_counts(conn, [t.text for t in terms if not t.prefix]))

@@ -21,16 +21,19 @@ from kbapp.contract import (
     MODES,
     NOTHING_FOUND,
     NOTHING_RELEVANT,
+    ResponseStatus,
     SearchResponse,
 )
 from kbapp.search.assemble import Candidate, assemble
-from kbapp.search.crossing import LibraryScripts, bridged_terms
+from kbapp.search.crossing import bridged_terms
 from kbapp.search.fusion import score_blend
 from kbapp.search.lexical import lexical_search, term_stats
 from kbapp.search.pointers import is_pointer
 from kbapp.search.pools import PoolStats
+from kbapp.search.profile import LibraryProfile
 from kbapp.search.relevance import relevant
 from kbapp.search.semantic import SemanticRetriever
+from kbapp.search.vocabulary import vocabulary
 from kbapp.store.samples import chunk_texts
 from kbapp.text.script import Script, script_of
 from kbapp.text.terms import query_terms, quoted_phrases
@@ -85,6 +88,14 @@ def _candidates(
     return [Candidate(c, round(score, 6), dict(why[c])) for c, score in fused]
 
 
+def _best_per_pool(dense: list[tuple[int, float]], pool_of: dict[int, Script]) -> dict[Script, float]:
+    best: dict[Script, float] = {}
+    for chunk_id, sim in dense:
+        script = pool_of[chunk_id]
+        best[script] = max(best.get(script, sim), sim)
+    return best
+
+
 def _content_first(conn: Connection, candidates: list[Candidate], k: int) -> list[Candidate]:
     """Pointer passages (contents, index) after the content passages, each group in rank order.
 
@@ -109,7 +120,7 @@ class Searcher:
         self._engine = engine
         self.semantic: SemanticRetriever | None = None
         self.semantic_unavailable = "the embedding model is not loaded"
-        self._scripts = LibraryScripts()
+        self._library = LibraryProfile()
 
     def search(
         self, query: str, k: int = 10, mode: str = "hybrid", document_ids: Sequence[int] | None = None
@@ -132,7 +143,8 @@ class Searcher:
                 allowed = _allowed_chunks(conn, document_ids) if document_ids is not None else None
                 dense, pool_of = semantic.retrieve(vector, DENSE_DEPTH, allowed)
                 pools = semantic.pool_stats(vector)
-            bridged = bridged_terms(query, terms, self._scripts.of(conn))
+            library = self._library.of(conn)
+            bridged = bridged_terms(query, terms, library.scripts)
             searched = terms + bridged
             stats = term_stats(conn, searched)
             lexical: list[tuple[int, float]] = []
@@ -146,14 +158,15 @@ class Searcher:
                 conn, _candidates(lexical, dense, semantic, vector, pool_of, pools), k
             )
             results = assemble(conn, candidates, searched, weights, k, stats.weights(bridged))
-        if semantic is not None and vector is not None and results:
-            best: dict[Script, float] = {}
-            for chunk_id, sim in dense:
-                script = pool_of[chunk_id]
-                best[script] = max(best.get(script, sim), sim)
-            if not relevant(results, best, semantic.everyday_similarity(vector), script_of(query)):
+            words = vocabulary(conn, query, library) if semantic is not None else None
+        status = ResponseStatus.OK if message is None else ResponseStatus.KEYWORD_ONLY
+        if semantic is not None and vector is not None and words is not None and results:
+            everyday = semantic.everyday_similarity(vector)
+            if not relevant(results, _best_per_pool(dense, pool_of), everyday, script_of(query), words):
                 results = []
-        if not results and message is None:
-            message = NOTHING_RELEVANT if semantic is not None else NOTHING_FOUND
+        if not results:
+            status = ResponseStatus.NOTHING_RELEVANT if semantic is not None else ResponseStatus.NOTHING_FOUND
+            message = message or (NOTHING_RELEVANT if semantic is not None else NOTHING_FOUND)
         took = (time.perf_counter() - started) * 1000
-        return SearchResponse(query, mode, results, message, took)
+        unknown = words.unknown if words is not None else ()
+        return SearchResponse(query, mode, results, status, message, took, unknown)

@@ -56,7 +56,7 @@ _CJK_FUNCTION_CHARS = frozenset("是的了个些里儿种一那这多要能会�
 _CJK_QUESTION_BIGRAMS = frozenset(["多久", "多少", "几个", "如何", "为何", "何时", "何年", "何处", "怎样"])
 
 
-def _is_stopword(term: str) -> bool:
+def is_stopword(term: str) -> bool:
     if term in STOPWORDS or term in _CJK_QUESTION_BIGRAMS:
         return True
     if len(term) == 1:
@@ -143,7 +143,7 @@ def query_terms(query: str) -> list[Term]:
         else:
             first = next(_word_terms(token, m.start()))
             terms.append(first)
-    content = [t for t in terms if not _is_stopword(t.text)]
+    content = [t for t in terms if not is_stopword(t.text)]
     chosen = content or terms
     seen: set[tuple[str, bool]] = set()
     unique = []

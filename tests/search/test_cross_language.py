@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from kbapp.contract import ResponseStatus
 from kbapp.embedding.pack import ModelPack
 from kbapp.library import KnowledgeBase
 
@@ -75,6 +76,14 @@ def test_chinese_question_answered_by_english_passage(
         res = kb.search(QUESTION_ZH, k=5)
         assert res.results, res.message
         assert any("factory defaults" in r.text for r in res.results), [r.text[:50] for r in res.results]
+        # Maintenance-sounding, but about something no passage mentions, in either language.
+        for question, missing in (
+            ("How do I replace the ink cartridge of an office printer?", {"ink", "cartridge", "printer"}),
+            ("打印机的墨盒怎么更换？", {"打印机", "墨盒"}),
+        ):
+            res = kb.search(question, k=5)
+            assert res.status is ResponseStatus.NOTHING_RELEVANT, [r.text[:50] for r in res.results]
+            assert missing <= set(res.unknown_words), res.unknown_words
 
 
 def test_pointer_pages_rank_after_content() -> None:

@@ -1,0 +1,113 @@
+"""Which words of a question the library has never seen, in either of its languages.
+
+A question the library cannot answer is usually about something it never mentions: "how long is
+the flight from London to Tokyo" asked of compiler manuals has three words (flight, london,
+tokyo) that occur in no passage. A question it can answer rarely has more than a typo or a
+synonym the library lacks. Vector similarity cannot tell these apart reliably — a small model
+puts any question about software close to any manual — but the vocabulary can, and it can say
+which words were missing.
+
+A word counts as known when it occurs anywhere in the library: itself, its parts for a compound
+(``fill-in-the-blank``), or one of its dictionary translations (``text.bridge``), so a Chinese
+question about an English manual is judged on the English words of its Chinese ones. Words that
+cannot be looked up at all (an English word without a translation, asked of a Chinese-only
+library; numbers) are left out rather than counted as unknown.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from sqlalchemy.engine import Connection
+
+from kbapp.search.lexical import term_counts
+from kbapp.search.profile import Profile
+from kbapp.text.bridge import Bridge, bridge
+from kbapp.text.fold import fold
+from kbapp.text.script import CJK_RE, Script
+from kbapp.text.terms import index_terms, is_stopword, query_terms, stem
+
+_CJK_RUNS_RE = re.compile(f"(?:{CJK_RE.pattern})+")
+# Numbers are values, not topics: a page count or a year the library lacks says nothing about
+# whether it covers the subject. Latin digits are left out the same way.
+_NUMERALS = frozenset("零〇一二三四五六七八九十百千万亿两")
+
+
+@dataclass(frozen=True, slots=True)
+class Vocabulary:
+    """``checked``: how many of the question's words could be looked up; ``unknown``: those
+    found nowhere in the library, as the question wrote them (folded); ``library_terms``: the
+    library's size in words, since in a small library a missing word says little."""
+
+    checked: int
+    unknown: tuple[str, ...]
+    library_terms: int
+
+    @property
+    def unknown_share(self) -> float:
+        return len(self.unknown) / self.checked if self.checked else 0.0
+
+
+def _bigrams(word: str) -> list[str]:
+    return [word[i : i + 2] for i in range(len(word) - 1)]
+
+
+Alternatives = list[list[str]]  # ways a word can be present: every term of one alternative occurs
+
+
+Words = list[tuple[str, Alternatives]]
+
+
+def _english_words(folded: str, dictionary: Bridge, library: frozenset[Script]) -> Words:
+    """The content words outside the Chinese runs: the word, its parts if it is a compound, its
+    translations."""
+    out = []
+    latin = _CJK_RUNS_RE.sub(" ", folded)
+    for term in query_terms(latin):
+        if term.prefix or term.text.isdigit() or is_stopword(term.text):
+            continue
+        raw = latin[term.start : term.end]
+        alternatives = [[term.text]]
+        parts = [p for p in index_terms(raw).split()[1:] if len(p) >= 2 and not is_stopword(p)]
+        if parts and parts != [term.text]:
+            alternatives.append(parts)
+        translations = dictionary.chinese_for(raw)
+        if Script.LATIN not in library and not translations:
+            continue  # nothing to look it up in
+        alternatives += [_bigrams(word) for word in translations]
+        out.append((raw, alternatives))
+    return out
+
+
+def _chinese_words(folded: str, dictionary: Bridge) -> Words:
+    """The dictionary words of the Chinese runs: the word, its translations."""
+    out = []
+    for word in dictionary.words(folded):
+        if is_stopword(word) or set(word) <= _NUMERALS:
+            continue
+        out.append((word, [_bigrams(word)] + [[stem(english)] for english in dictionary.to_english[word]]))
+    return out
+
+
+def question_words(query: str, scripts: frozenset[Script]) -> Words:
+    """The question's content words that can be looked up in a library of these scripts, each
+    with its ways of being present."""
+    folded = fold(query)
+    dictionary = bridge() or Bridge({}, {})  # without it: English words only
+    found = _english_words(folded, dictionary, scripts) + _chinese_words(folded, dictionary)
+    return list(dict(found).items())  # a word asked twice counts once
+
+
+def missing(words: Words, counts: Mapping[str, int]) -> tuple[str, ...]:
+    """The words none of whose alternatives is wholly in the library (``counts``: passages per term)."""
+    return tuple(
+        word for word, alternatives in words if not any(all(counts[t] for t in a) for a in alternatives)
+    )
+
+
+def vocabulary(conn: Connection, query: str, library: Profile) -> Vocabulary:
+    words = question_words(query, library.scripts)
+    counts = term_counts(conn, {t for _, alternatives in words for a in alternatives for t in a})
+    return Vocabulary(len(words), missing(words, counts), library.terms)

@@ -1,0 +1,60 @@
+"""What the library knows of a question's words: the evidence that lets search refuse a question
+about something no document mentions."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from kbapp.library import KnowledgeBase
+from kbapp.search.profile import LibraryProfile
+from kbapp.search.relevance import FULL_STRENGTH_TERMS, UNKNOWN_SHARE, unknown_share_needed
+from kbapp.search.vocabulary import Vocabulary, vocabulary
+
+MANUAL = (
+    "Fill-in-the-blank lines are drawn 4 em wide. To reset the controller, hold the RESET key "
+    "while switching the power on. The hydraulic pump must be lubricated every 500 hours."
+)
+
+
+@pytest.fixture
+def english_library(tmp_path: Path):  # type: ignore[no-untyped-def]
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "manual.txt").write_text("Manual\n\n" + MANUAL + "\n", encoding="utf-8")
+    with KnowledgeBase(tmp_path / "lib") as kb:
+        assert kb.import_paths([tmp_path / "docs"]).ok
+        yield kb
+
+
+def words_of(kb: KnowledgeBase, query: str) -> Vocabulary:
+    with kb.engine.connect() as conn:
+        return vocabulary(conn, query, LibraryProfile().of(conn))
+
+
+def test_missing_words_are_named_as_the_question_wrote_them(english_library: KnowledgeBase) -> None:
+    words = words_of(english_library, "How do I bake sourdough bread with the hydraulic pump?")
+    assert words.unknown == ("bake", "sourdough", "bread")
+    assert words.checked == 5 and words.unknown_share == pytest.approx(0.6)
+
+
+def test_compounds_count_by_their_parts_and_numbers_do_not_count(english_library: KnowledgeBase) -> None:
+    # "fill-in-blank" is not in the text whole, but each of its parts is; 1200 is a value, not a topic.
+    words = words_of(english_library, "How wide is a fill-in-blank line at 1200 dpi?")
+    assert "fill-in-blank" not in words.unknown and "1200" not in words.unknown
+
+
+def test_a_chinese_word_is_known_through_its_english_translation(english_library: KnowledgeBase) -> None:
+    words = words_of(english_library, "怎么复位控制器？")  # reset, controller
+    assert words.checked == 2 and words.unknown == (), words
+
+
+def test_chinese_words_the_library_lacks_in_both_languages(english_library: KnowledgeBase) -> None:
+    words = words_of(english_library, "红烧肉怎么做？")
+    assert words.unknown and words.unknown_share == 1.0
+
+
+def test_small_libraries_need_more_missing_words_to_refuse() -> None:
+    assert unknown_share_needed(FULL_STRENGTH_TERMS) == UNKNOWN_SHARE
+    assert unknown_share_needed(2_000) == 1.0  # a few pages: only a question none of whose words it knows
+    assert UNKNOWN_SHARE < unknown_share_needed(20_000) < 1.0
