@@ -43,7 +43,6 @@ from kbapp.contract import (
     ImportReport,
     InterruptedImport,
     ModelState,
-    OcrState,
     Outcome,
     ResponseStatus,
     SearchResponse,
@@ -53,9 +52,10 @@ from kbapp.gui.empty_states import MessagePage, WelcomePage
 from kbapp.gui.formatting import passage_with_citation, results_as_context
 from kbapp.gui.import_report import ImportReportDialog
 from kbapp.gui.jobs import EDIT, LibraryJobs
+from kbapp.gui.library_listing import LibraryListing, Listing
 from kbapp.gui.library_panel import LibraryPanel
 from kbapp.gui.notice_bar import NoticeBar
-from kbapp.gui.operations import OperationContext, run_in_background, wait_for_all
+from kbapp.gui.operations import run_in_background, wait_for_all
 from kbapp.gui.preview.pane import PreviewPane
 from kbapp.gui.progress_panel import ProgressPanel
 from kbapp.gui.qt_compat import emit
@@ -72,8 +72,6 @@ if TYPE_CHECKING:  # the core is imported when the library opens, after the wind
 
 SAMPLE_LIBRARY = Path(__file__).resolve().parents[2] / "resources" / "sample_library"
 CONTEXT_RESULTS = 5  # passages copied as context: enough to answer, few enough to read
-# documents, embedding progress, semantic search available, OCR state: one library listing
-Listing = tuple[list[DocumentRecord], dict[int, tuple[int, int]], bool, dict[int, OcrState]]
 
 
 class MainWindow(QMainWindow):
@@ -92,14 +90,13 @@ class MainWindow(QMainWindow):
         self.kb: KnowledgeBase = None  # type: ignore[assignment]  # set by attach()
         self.jobs: LibraryJobs = None  # type: ignore[assignment]
         self.searcher: SearchRunner = None  # type: ignore[assignment]
+        self.listing: LibraryListing = None  # type: ignore[assignment]
         self._painted = False
         self.documents: list[DocumentRecord] = []
         self.response: SearchResponse | None = None
         self.last_report: ImportReport | None = None
         self.report_dialog: ImportReportDialog | None = None
         self.library_loaded = False
-        self._refreshing = False
-        self._refresh_again = False
         self.setWindowTitle(self.tr("kbapp — manuals search"))
         self.setAcceptDrops(True)
         self.resize(1360, 860)
@@ -137,7 +134,10 @@ class MainWindow(QMainWindow):
         self.kb = kb
         self.jobs = LibraryJobs(kb, self)
         self.searcher = SearchRunner(kb, self)
+        self.listing = LibraryListing(kb, self)
         self.preview.attach(kb)
+        self.listing.listed.connect(self._library_listed)
+        self.listing.failed.connect(self._job_error)
         self.progress.cancelRequested.connect(self.jobs.cancel)
         self.searcher.finished.connect(self._show_response)
         self.searcher.failed.connect(self._search_failed)
@@ -146,7 +146,7 @@ class MainWindow(QMainWindow):
         self.jobs.busyChanged.connect(self._busy_changed)
         self.jobs.importFinished.connect(self._import_finished)
         self.jobs.embeddingFinished.connect(self._embedding_finished)
-        self.jobs.libraryChanged.connect(self.refresh_library)
+        self.jobs.libraryChanged.connect(self.listing.refresh)
         self.jobs.removed.connect(self._rerun_search)
         self.jobs.pendingChanged.connect(lambda n: self.status.set_pending(n, self.jobs.model_state))
         self.jobs.modelChanged.connect(self._model_changed)
@@ -317,7 +317,7 @@ class MainWindow(QMainWindow):
     def start(self) -> None:
         """Begin the background work of a fresh window: list the library, load the model, and
         look for an import that did not finish last time."""
-        self.refresh_library()
+        self.listing.refresh()
         self.jobs.load_model()
         self.jobs.check_interrupted()
         self.sources.start()
@@ -366,22 +366,8 @@ class MainWindow(QMainWindow):
 
     # -- library ----------------------------------------------------------------------------
 
-    def refresh_library(self) -> None:
-        """Re-read the document list on a worker (at most one listing in flight)."""
-        if self._refreshing:
-            self._refresh_again = True
-            return
-        self._refreshing = True
-
-        def work(_ctx: OperationContext) -> Listing:
-            kb = self.kb
-            return kb.documents(), kb.embedding_progress(), kb.model_available, kb.ocr_states()
-
-        run_in_background(work, on_success=self._library_listed, on_failure=self._library_failed)
-
-    def _library_listed(self, value: Listing) -> None:
-        docs, embedded, semantic, ocr = value
-        self._refreshing = False
+    def _library_listed(self, listing: Listing) -> None:
+        docs, embedded, semantic, ocr = listing
         self.documents = docs
         self.library.model.semantic = semantic
         self.library.set_documents(docs, embedded, ocr)
@@ -391,13 +377,6 @@ class MainWindow(QMainWindow):
         self._update_idle_state()
         self._update_actions()
         emit(self.libraryLoaded)
-        if self._refresh_again:
-            self._refresh_again = False
-            self.refresh_library()
-
-    def _library_failed(self, err: BaseException) -> None:
-        self._refreshing = False
-        self._job_error(str(err))
 
     # -- import -----------------------------------------------------------------------------
 
@@ -494,7 +473,7 @@ class MainWindow(QMainWindow):
         if state != ModelState.LOADING:
             self._show_notices()
             self._rerun_search()
-            self.refresh_library()
+            self.listing.refresh()
 
     def _job_error(self, message: str) -> None:
         self.status.showMessage(self.tr("Something went wrong: %1").replace("%1", message), 20000)

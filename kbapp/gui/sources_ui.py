@@ -93,6 +93,6 @@ class SourcesUi(QObject):
     def _synced(self, report: Any) -> None:
         self.panel.show_report(report)
         if any(c.change is not Change.DUPLICATE for c in report.changes):  # a twin is reported each time
-            self._window.refresh_library()
+            self._window.listing.refresh()
             self._window._rerun_search()
             self._window.jobs.embed()
