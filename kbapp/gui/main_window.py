@@ -41,16 +41,14 @@ from kbapp.contract import (
     DocumentRecord,
     DocumentStatus,
     ImportReport,
-    InterruptedImport,
     ModelState,
-    Outcome,
     ResponseStatus,
     SearchResponse,
 )
 from kbapp.gui import desktop
 from kbapp.gui.empty_states import MessagePage, WelcomePage
 from kbapp.gui.formatting import passage_with_citation, results_as_context
-from kbapp.gui.import_report import ImportReportDialog
+from kbapp.gui.job_feedback import JobFeedback
 from kbapp.gui.jobs import EDIT, LibraryJobs
 from kbapp.gui.library_listing import LibraryListing, Listing
 from kbapp.gui.library_panel import LibraryPanel
@@ -94,8 +92,6 @@ class MainWindow(QMainWindow):
         self._painted = False
         self.documents: list[DocumentRecord] = []
         self.response: SearchResponse | None = None
-        self.last_report: ImportReport | None = None
-        self.report_dialog: ImportReportDialog | None = None
         self.library_loaded = False
         self.setWindowTitle(self.tr("kbapp — manuals search"))
         self.setAcceptDrops(True)
@@ -116,12 +112,12 @@ class MainWindow(QMainWindow):
         self.preview = PreviewPane()
         self.progress = ProgressPanel()
         self.notice = NoticeBar()
-        self._notices_shown = 0
         self.library = LibraryPanel()
         self.status = StatusBar()
         self.setStatusBar(self.status)
         self.drop_overlay = QLabel(self.tr("Drop to import into the library"))
         self._build_layout()
+        self.feedback = JobFeedback(self)
         self._build_actions()
         self._connect()
         self._restore_state()
@@ -137,21 +133,16 @@ class MainWindow(QMainWindow):
         self.listing = LibraryListing(kb, self)
         self.preview.attach(kb)
         self.listing.listed.connect(self._library_listed)
-        self.listing.failed.connect(self._job_error)
-        self.progress.cancelRequested.connect(self.jobs.cancel)
+        self.listing.failed.connect(self.feedback.job_error)
+        self.feedback.attach(self.jobs)
         self.searcher.finished.connect(self._show_response)
         self.searcher.failed.connect(self._search_failed)
-        self.jobs.started.connect(self.progress.begin)
-        self.jobs.progress.connect(self.progress.update_progress)
         self.jobs.busyChanged.connect(self._busy_changed)
         self.jobs.importFinished.connect(self._import_finished)
         self.jobs.embeddingFinished.connect(self._embedding_finished)
         self.jobs.libraryChanged.connect(self.listing.refresh)
         self.jobs.removed.connect(self._rerun_search)
-        self.jobs.pendingChanged.connect(lambda n: self.status.set_pending(n, self.jobs.model_state))
         self.jobs.modelChanged.connect(self._model_changed)
-        self.jobs.interrupted.connect(self._offer_resume)
-        self.jobs.error.connect(self._job_error)
         self.sources = SourcesUi(self, kb)
         self._update_actions()
 
@@ -321,33 +312,8 @@ class MainWindow(QMainWindow):
         self.jobs.load_model()
         self.jobs.check_interrupted()
         self.sources.start()
-        self._show_notices()
+        self.feedback.show_notices()
         self._rerun_search()  # whatever was typed while the library was opening
-
-    def _show_notices(self) -> None:
-        """The library's new notices (repairs, rebuilt index, read-only folder) in the notice bar."""
-        fresh = self.kb.notices[self._notices_shown :]
-        self._notices_shown = len(self.kb.notices)
-        if not fresh:
-            return
-        if self.notice.isVisible() and self.notice.asks:  # do not hide a question behind news
-            for text in fresh:
-                self.status.showMessage(text, 15000)
-            return
-        self.notice.show_notice("\n".join(fresh))
-
-    def _offer_resume(self, interrupted: InterruptedImport) -> None:
-        total = len(interrupted.done) + len(interrupted.remaining)
-        self.notice.show_notice(
-            self.tr("An import did not finish last time: %1 of %2 files were read. Import the other %3?")
-            .replace("%1", str(len(interrupted.done)))
-            .replace("%2", str(total))
-            .replace("%3", str(len(interrupted.remaining))),
-            [
-                (self.tr("Resume import"), self.jobs.resume),
-                (self.tr("Discard"), self.jobs.discard_interrupted),
-            ],
-        )
 
     def closeEvent(self, event: QCloseEvent) -> None:
         settings = app_settings()
@@ -359,8 +325,7 @@ class MainWindow(QMainWindow):
             self.jobs.cancel()
             self.sources.stop()
         self.preview.pdf_view.close_document()
-        if self.report_dialog is not None:
-            self.report_dialog.close()
+        self.feedback.close_report()
         wait_for_all()
         super().closeEvent(event)
 
@@ -404,35 +369,12 @@ class MainWindow(QMainWindow):
         self._update_actions()
 
     def _import_finished(self, report: ImportReport) -> None:
-        self.last_report = report
-        self._show_notices()
-        if report.error:
-            self.notice.show_notice(report.error)
-        counts = {outcome: sum(1 for f in report.files if f.outcome is outcome) for outcome in Outcome}
-        added = counts[Outcome.IMPORTED] + counts[Outcome.UPDATED]
-        parts = [self.tr("%n files imported", "", added)]
-        if counts[Outcome.UNCHANGED] + counts[Outcome.DUPLICATE]:
-            parts.append(
-                self.tr(
-                    "%n already in the library", "", counts[Outcome.UNCHANGED] + counts[Outcome.DUPLICATE]
-                )
-            )
-        failed = len(report.failed) + len(report.problems)
-        if failed:
-            parts.append(self.tr("%n could not be imported", "", failed))
-        if report.cancelled:
-            parts.append(self.tr("cancelled"))
-        self.status.showMessage(" · ".join(parts), 15000)
-        if failed:
-            self.report_dialog = ImportReportDialog(report, self)
-            self.report_dialog.show()
+        self.feedback.show_notices()
+        self.feedback.report_import(report)
         self._rerun_search()
 
     def _embedding_finished(self, complete: bool) -> None:
-        if complete:
-            self.status.showMessage(
-                self.tr("Semantic indexing finished: questions now also find passages by meaning."), 10000
-            )
+        self.feedback.report_embedding(complete)
         self._rerun_search()
 
     def remove_documents(self, doc_ids: list[int]) -> None:
@@ -464,19 +406,17 @@ class MainWindow(QMainWindow):
                 QMessageBox.warning(self, self.tr("Library problems"), "\n".join(report.problems))
 
         run_in_background(
-            lambda _ctx: self.kb.verify(), on_success=shown, on_failure=lambda e: self._job_error(str(e))
+            lambda _ctx: self.kb.verify(),
+            on_success=shown,
+            on_failure=lambda e: self.feedback.job_error(str(e)),
         )
 
     def _model_changed(self, state: str) -> None:
-        self.status.set_model_state(state, self.jobs.model_problem)
-        self.status.set_pending(self.jobs.pending, state)
-        if state != ModelState.LOADING:
-            self._show_notices()
+        self.feedback.show_model_state(state)
+        if state != ModelState.LOADING:  # loading settled: notices, results and list may differ
+            self.feedback.show_notices()
             self._rerun_search()
             self.listing.refresh()
-
-    def _job_error(self, message: str) -> None:
-        self.status.showMessage(self.tr("Something went wrong: %1").replace("%1", message), 20000)
 
     # -- search -----------------------------------------------------------------------------
 

@@ -42,7 +42,7 @@ class SourcesUi(QObject):
         self.sync.listed.connect(self._listed)
         self.sync.progress.connect(self.panel.show_progress)
         self.sync.finished.connect(self._synced)
-        self.sync.error.connect(window._job_error)
+        self.sync.error.connect(window.feedback.job_error)
         self.panel.watchRequested.connect(self.sync.watch)
         self.panel.unwatchRequested.connect(self.sync.unwatch)
         self.panel.syncRequested.connect(self.sync.sync_now)

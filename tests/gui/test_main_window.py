@@ -54,10 +54,10 @@ def test_drop_folder_then_search_english_and_chinese(qtbot, open_window, manuals
     window = open_window(parse_limits=ParseLimits())  # files are read in the worker process, as in the app
     report = import_by_drop(qtbot, window, [manuals])
     assert [Path(f.path).name for f in report.failed] == ["broken.pdf"]
-    assert window.report_dialog is not None and window.report_dialog.isVisible()
-    assert "broken.pdf" in window.report_dialog.reasons()
-    assert window.report_dialog.reasons()["broken.pdf"]  # a reason, not just a name
-    window.report_dialog.close()
+    assert window.feedback.report_dialog is not None and window.feedback.report_dialog.isVisible()
+    assert "broken.pdf" in window.feedback.report_dialog.reasons()
+    assert window.feedback.report_dialog.reasons()["broken.pdf"]  # a reason, not just a name
+    window.feedback.report_dialog.close()
     qtbot.waitUntil(lambda: window.library.model.rowCount() == 6, timeout=WAIT_MS)
     statuses = {
         window.library.model.index(r, 0).data(): window.library.model.index(r, 1).data() for r in range(6)

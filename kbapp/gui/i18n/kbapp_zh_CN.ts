@@ -153,6 +153,51 @@
     </message>
 </context>
 <context>
+    <name>JobFeedback</name>
+    <message>
+        <source>Something went wrong: %1</source>
+        <translation>出现错误：%1</translation>
+    </message>
+    <message>
+        <source>An import did not finish last time: %1 of %2 files were read. Import the other %3?</source>
+        <translation>上次的导入没有完成：%2 个文件中已读取 %1 个。要导入其余 %3 个吗？</translation>
+    </message>
+    <message>
+        <source>Resume import</source>
+        <translation>继续导入</translation>
+    </message>
+    <message>
+        <source>Discard</source>
+        <translation>放弃</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n files imported</source>
+        <translation>
+            <numerusform>已导入 %n 个文件</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n already in the library</source>
+        <translation>
+            <numerusform>%n 个已在资料库中</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n could not be imported</source>
+        <translation>
+            <numerusform>%n 个未能导入</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <source>Semantic indexing finished: questions now also find passages by meaning.</source>
+        <translation>语义索引已完成：现在提问也能按语义找到段落。</translation>
+    </message>
+</context>
+<context>
     <name>LibraryPanel</name>
     <message>
         <source>Filter documents…</source>
@@ -290,50 +335,12 @@
         <translation>主工具栏</translation>
     </message>
     <message>
-        <source>An import did not finish last time: %1 of %2 files were read. Import the other %3?</source>
-        <translation>上次的导入没有完成：%2 个文件中已读取 %1 个。要导入其余 %3 个吗？</translation>
-    </message>
-    <message>
-        <source>Resume import</source>
-        <translation>继续导入</translation>
-    </message>
-    <message>
-        <source>Discard</source>
-        <translation>放弃</translation>
-    </message>
-    <message>
         <source>Import files</source>
         <translation>导入文件</translation>
     </message>
     <message>
         <source>Import a folder (with its subfolders)</source>
         <translation>导入文件夹（包括子文件夹）</translation>
-    </message>
-    <message numerus="yes">
-        <source>%n files imported</source>
-        <translation>
-            <numerusform>已导入 %n 个文件</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>%n already in the library</source>
-        <translation>
-            <numerusform>%n 个已在资料库中</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>%n could not be imported</source>
-        <translation>
-            <numerusform>%n 个未能导入</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>cancelled</source>
-        <translation>已取消</translation>
-    </message>
-    <message>
-        <source>Semantic indexing finished: questions now also find passages by meaning.</source>
-        <translation>语义索引已完成：现在提问也能按语义找到段落。</translation>
     </message>
     <message>
         <source>Remove documents</source>
@@ -356,10 +363,6 @@
     <message>
         <source>Library problems</source>
         <translation>资料库问题</translation>
-    </message>
-    <message>
-        <source>Something went wrong: %1</source>
-        <translation>出现错误：%1</translation>
     </message>
     <message>
         <source>Keyword matches only: the semantic model is still loading.</source>
