@@ -18,7 +18,6 @@ from PySide6.QtGui import (
     QDragEnterEvent,
     QDragLeaveEvent,
     QDropEvent,
-    QGuiApplication,
     QKeySequence,
     QPaintEvent,
     QPalette,
@@ -30,7 +29,6 @@ from PySide6.QtWidgets import (
     QMainWindow,
     QMessageBox,
     QSplitter,
-    QStackedWidget,
     QStyle,
     QToolBar,
     QVBoxLayout,
@@ -42,12 +40,9 @@ from kbapp.contract import (
     DocumentStatus,
     ImportReport,
     ModelState,
-    ResponseStatus,
     SearchResponse,
 )
 from kbapp.gui import desktop
-from kbapp.gui.empty_states import MessagePage, WelcomePage
-from kbapp.gui.formatting import passage_with_citation, results_as_context
 from kbapp.gui.job_feedback import JobFeedback
 from kbapp.gui.jobs import EDIT, LibraryJobs
 from kbapp.gui.library_listing import LibraryListing, Listing
@@ -57,7 +52,7 @@ from kbapp.gui.operations import run_in_background, wait_for_all
 from kbapp.gui.preview.pane import PreviewPane
 from kbapp.gui.progress_panel import ProgressPanel
 from kbapp.gui.qt_compat import emit
-from kbapp.gui.results_view import ResultsView
+from kbapp.gui.results_area import ResultsArea
 from kbapp.gui.search_bar import SearchBar
 from kbapp.gui.search_runner import SearchRequest, SearchRunner
 from kbapp.gui.settings import GEOMETRY, SPLITTER, STATE, app_settings
@@ -69,7 +64,6 @@ if TYPE_CHECKING:  # the core is imported when the library opens, after the wind
     from kbapp.library import KnowledgeBase
 
 SAMPLE_LIBRARY = Path(__file__).resolve().parents[2] / "resources" / "sample_library"
-CONTEXT_RESULTS = 5  # passages copied as context: enough to answer, few enough to read
 
 
 class MainWindow(QMainWindow):
@@ -91,24 +85,13 @@ class MainWindow(QMainWindow):
         self.listing: LibraryListing = None  # type: ignore[assignment]
         self._painted = False
         self.documents: list[DocumentRecord] = []
-        self.response: SearchResponse | None = None
         self.library_loaded = False
         self.setWindowTitle(self.tr("kbapp — manuals search"))
         self.setAcceptDrops(True)
         self.resize(1360, 860)
 
         self.search_bar = SearchBar()
-        self.info = QLabel()
-        self.info.setWordWrap(True)
-        self.info.setForegroundRole(QPalette.ColorRole.PlaceholderText)
-        self.info.setTextFormat(Qt.TextFormat.PlainText)
-        self.info.hide()
-        self.welcome = WelcomePage()
-        self.message_page = MessagePage()
-        self.results_view = ResultsView()
-        self.results_stack = QStackedWidget()
-        for page in (self.message_page, self.welcome, self.results_view):
-            self.results_stack.addWidget(page)
+        self.results_area = ResultsArea()
         self.preview = PreviewPane()
         self.progress = ProgressPanel()
         self.notice = NoticeBar()
@@ -121,7 +104,6 @@ class MainWindow(QMainWindow):
         self._build_actions()
         self._connect()
         self._restore_state()
-        self.message_page.show_message(self.tr("Opening the library…"), "")
         if kb is not None:
             self.attach(kb)
 
@@ -159,8 +141,7 @@ class MainWindow(QMainWindow):
         column = QVBoxLayout(left)
         column.setContentsMargins(6, 6, 0, 6)
         column.addWidget(self.search_bar)
-        column.addWidget(self.info)
-        column.addWidget(self.results_stack, 1)
+        column.addWidget(self.results_area, 1)
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
         self.splitter.addWidget(left)
         self.splitter.addWidget(self.preview)
@@ -216,10 +197,12 @@ class MainWindow(QMainWindow):
         self.sample_action = self._action(self.tr("Import the &sample library"), self.import_sample)
         self.settings_action = self._action(self.tr("&Settings…"), self.open_settings, "Ctrl+,")
         self.quit_action = self._action(self.tr("&Quit"), self.close, QKeySequence.StandardKey.Quit)
-        self.copy_action = self._action(self.tr("&Copy passage with citation"), self.copy_passage)
+        self.copy_action = self._action(
+            self.tr("&Copy passage with citation"), lambda: self.results_area.copy_passage()
+        )
         self.context_action = self._action(
             self.tr("Copy results as &context"),
-            self.copy_context,
+            self.results_area.copy_context,
             "Ctrl+Shift+C",
             sp.SP_FileDialogDetailedView,
         )
@@ -275,15 +258,16 @@ class MainWindow(QMainWindow):
 
     def _connect(self) -> None:
         self.search_bar.searchRequested.connect(self.search)
-        self.search_bar.leaveDown.connect(self.results_view.setFocus)
-        self.results_view.selectionModel().currentChanged.connect(self._current_changed)
-        self.results_view.opened.connect(self._open_result)
-        self.results_view.copyRequested.connect(self.copy_passage)
+        area = self.results_area
+        self.search_bar.leaveDown.connect(area.results_view.setFocus)
+        area.results_view.selectionModel().currentChanged.connect(self._current_changed)
+        area.results_view.opened.connect(self._open_result)
+        area.status.connect(self.status.showMessage)
         self.preview.status.connect(self.status.showMessage)
-        self.welcome.sampleRequested.connect(self.import_sample)
-        self.welcome.importFilesRequested.connect(self.choose_files)
-        self.welcome.importFolderRequested.connect(self.choose_folder)
-        self.message_page.actionRequested.connect(self._search_everything)
+        area.welcome.sampleRequested.connect(self.import_sample)
+        area.welcome.importFilesRequested.connect(self.choose_files)
+        area.welcome.importFolderRequested.connect(self.choose_folder)
+        area.message_page.actionRequested.connect(self._search_everything)
         self.library.scopeChanged.connect(self._scope_changed)
         self.library.removeRequested.connect(self.remove_documents)
         self.library.reimportRequested.connect(self.import_paths)
@@ -391,7 +375,7 @@ class MainWindow(QMainWindow):
         )
         if answer == QMessageBox.StandardButton.Yes:
             self.preview.clear()
-            self.results_view.set_results([])
+            self.results_area.results_view.set_results([])
             self.jobs.remove(doc_ids)
 
     def _reveal(self, path: str) -> None:
@@ -425,10 +409,8 @@ class MainWindow(QMainWindow):
             return
         if not query.strip():
             self.searcher.latest = None
-            self.response = None
-            self.results_view.set_results([])
+            self.results_area.clear()
             self.preview.clear()
-            self.info.hide()
             self._update_idle_state()
             self._update_actions()
             return
@@ -447,63 +429,24 @@ class MainWindow(QMainWindow):
     def _show_response(self, request: SearchRequest, response: SearchResponse) -> None:
         if request.query != self.search_bar.text().strip():
             return  # the field changed since; its own search is on the way
-        self.response = response
-        self._show_info(response)
-        if response.results:
-            keep = self.preview.result
-            self.results_view.set_results(response.results, keep)
-            self.results_stack.setCurrentWidget(self.results_view)
-        else:
-            self.results_view.set_results([])
+        self.results_area.show_response(
+            request,
+            response,
+            model_state=self.jobs.model_state,
+            scope=self.library.scope_ids(),
+            keep=self.preview.result,
+        )
+        if not response.results:
             self.preview.clear()
-            self._show_nothing_found(response, request)
         self._update_actions()
         emit(self.resultsShown)
 
-    def _show_info(self, response: SearchResponse) -> None:
-        """One muted line above the results: how the search was done, when it matters."""
-        text = ""
-        if response.status is ResponseStatus.KEYWORD_ONLY:
-            if self.jobs.model_state == ModelState.LOADING:
-                text = self.tr("Keyword matches only: the semantic model is still loading.")
-            elif self.jobs.model_state == ModelState.UNAVAILABLE:
-                text = self.tr("Keyword matches only: semantic search is not available.")
-            else:
-                text = response.message or ""
-        scope = self.library.scope_ids()
-        if scope is not None:
-            text = " ".join([text, self.tr("Searching only %n selected documents.", "", len(scope))]).strip()
-        self.info.setText(text)
-        self.info.setVisible(bool(text))
-
-    def _show_nothing_found(self, response: SearchResponse, request: SearchRequest) -> None:
-        if response.status is ResponseStatus.NOTHING_RELEVANT:
-            lines = [self.tr("No passage in the library is close to this question.")]
-            if response.unknown_words:
-                words = self.tr(", ").join(response.unknown_words)
-                lines.append(self.tr("Not in any document: %1").replace("%1", words))
-        else:
-            lines = [self.tr("No passage in the library contains these words.")]
-            if self.jobs.model_state == ModelState.LOADING:
-                lines.append(self.tr("Matching by meaning starts once the semantic model has loaded."))
-        action = ""
-        if request.document_ids is not None:
-            lines.append(self.tr("Only the documents selected in the library were searched."))
-            action = self.tr("Search all documents")
-        else:
-            lines.append(self.tr("Try other or fewer words, a synonym, or the other language."))
-        self.message_page.show_message(
-            self.tr("Nothing found for “%1”").replace("%1", request.query), "\n".join(lines), action
-        )
-        self.results_stack.setCurrentWidget(self.message_page)
-
-    def _search_failed(self, request: SearchRequest, message: str) -> None:
-        self.message_page.show_message(self.tr("The search failed"), message)
-        self.results_stack.setCurrentWidget(self.message_page)
+    def _search_failed(self, _request: SearchRequest, message: str) -> None:
+        self.results_area.show_failure(message)
         emit(self.resultsShown)
 
     def _current_changed(self, *_args: object) -> None:
-        result = self.results_view.current_result()
+        result = self.results_area.results_view.current_result()
         if result is not None and result != self.preview.result:
             self.preview.show_result(result)
 
@@ -513,31 +456,15 @@ class MainWindow(QMainWindow):
             self.preview.show_result(result)  # type: ignore[arg-type]
 
     def _update_idle_state(self) -> None:
-        """The results area when no query is typed: welcome, importing, or a search hint."""
+        """The preview only once there is something to preview, and the results area's page for
+        when no query is typed."""
         if not self.library_loaded:
             return
-        ready = [d for d in self.documents if d.status == DocumentStatus.READY]
+        has_documents = any(d.status == DocumentStatus.READY for d in self.documents)
         # An empty library has nothing to preview: the welcome page gets the whole width.
-        self.preview.setVisible(bool(ready) or self.jobs.busy)
-        if self.search_bar.text().strip():
-            return
-        if not ready and not self.jobs.busy:
-            self.results_stack.setCurrentWidget(self.welcome)
-        elif not ready:
-            self.message_page.show_message(
-                self.tr("Importing your documents…"),
-                self.tr("Each file can be searched as soon as it has been read."),
-            )
-            self.results_stack.setCurrentWidget(self.message_page)
-        else:
-            self.message_page.show_message(
-                self.tr("Search your library"),
-                self.tr(
-                    "Type a question, a word, an error code or a part number, in Chinese or English. "
-                    "Each result shows its document, page and heading; the page itself appears on the right."
-                ),
-            )
-            self.results_stack.setCurrentWidget(self.message_page)
+        self.preview.setVisible(has_documents or self.jobs.busy)
+        if not self.search_bar.text().strip():
+            self.results_area.show_idle(has_documents, self.jobs.busy)
 
     def _update_actions(self) -> None:
         if self.kb is None:
@@ -545,35 +472,16 @@ class MainWindow(QMainWindow):
         writable = not self.kb.read_only
         for action in (self.import_files_action, self.import_folder_action, self.sample_action):
             action.setEnabled(writable)
-        for button in (self.welcome.sample_button, self.welcome.files_button, self.welcome.folder_button):
-            button.setEnabled(writable)
+        self.results_area.set_writable(writable)
         self.library.set_writable(writable)
-        has_results = bool(self.response and self.response.results)
+        response = self.results_area.response
+        has_results = bool(response and response.results)
         self.copy_action.setEnabled(has_results)
         self.context_action.setEnabled(has_results)
         self.cancel_action.setEnabled(self.jobs.busy and self.jobs.current_kind != EDIT)
         self.embed_action.setEnabled(not self.jobs.busy and self.jobs.model_state != ModelState.UNAVAILABLE)
 
-    # -- clipboard, focus, dialogs ----------------------------------------------------------
-
-    def copy_passage(self, result: object = None) -> None:
-        result = result or self.results_view.current_result()
-        if result is None:
-            return
-        QGuiApplication.clipboard().setText(passage_with_citation(result))  # type: ignore[arg-type]
-        self.status.showMessage(
-            self.tr("Copied passage [%1] with its source.").replace("%1", str(result.citation)),  # type: ignore[attr-defined]
-            5000,
-        )
-
-    def copy_context(self) -> None:
-        if not self.response or not self.response.results:
-            return
-        top = self.response.results[:CONTEXT_RESULTS]
-        QGuiApplication.clipboard().setText(results_as_context(self.response.query, top))
-        self.status.showMessage(
-            self.tr("Copied %n passages as context for an assistant.", "", len(top)), 5000
-        )
+    # -- focus, dialogs ----------------------------------------------------------
 
     def focus_search(self) -> None:
         self.search_bar.setFocus()

@@ -44,6 +44,9 @@
             <numerusform>Remove %n documents from the library? The files themselves are not deleted.</numerusform>
         </translation>
     </message>
+</context>
+<context>
+    <name>ResultsArea</name>
     <message numerus="yes">
         <source>Searching only %n selected documents.</source>
         <translation>

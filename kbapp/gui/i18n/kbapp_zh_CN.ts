@@ -243,10 +243,6 @@
         <translation>松开即可导入资料库</translation>
     </message>
     <message>
-        <source>Opening the library…</source>
-        <translation>正在打开资料库…</translation>
-    </message>
-    <message>
         <source>Library</source>
         <translation>资料库</translation>
     </message>
@@ -365,80 +361,8 @@
         <translation>资料库问题</translation>
     </message>
     <message>
-        <source>Keyword matches only: the semantic model is still loading.</source>
-        <translation>仅显示关键词匹配：语义模型仍在加载。</translation>
-    </message>
-    <message>
-        <source>Keyword matches only: semantic search is not available.</source>
-        <translation>仅显示关键词匹配：语义搜索不可用。</translation>
-    </message>
-    <message numerus="yes">
-        <source>Searching only %n selected documents.</source>
-        <translation>
-            <numerusform>只搜索选中的 %n 个文档。</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>No passage in the library is close to this question.</source>
-        <translation>资料库中没有与这个问题相近的段落。</translation>
-    </message>
-    <message>
-        <source>No passage in the library contains these words.</source>
-        <translation>资料库中没有包含这些词的段落。</translation>
-    </message>
-    <message>
-        <source>Matching by meaning starts once the semantic model has loaded.</source>
-        <translation>语义模型加载完成后，即可按语义匹配。</translation>
-    </message>
-    <message>
-        <source>Try other or fewer words, a synonym, or the other language.</source>
-        <translation>请尝试换用或减少关键词、使用同义词，或换一种语言。</translation>
-    </message>
-    <message>
-        <source>Only the documents selected in the library were searched.</source>
-        <translation>只搜索了资料库中选中的文档。</translation>
-    </message>
-    <message>
         <source>Documents (%1);;All files (*)</source>
         <translation>文档 (%1);;所有文件 (*)</translation>
-    </message>
-    <message>
-        <source>Search all documents</source>
-        <translation>搜索全部文档</translation>
-    </message>
-    <message>
-        <source>Nothing found for “%1”</source>
-        <translation>没有找到“%1”</translation>
-    </message>
-    <message>
-        <source>The search failed</source>
-        <translation>搜索失败</translation>
-    </message>
-    <message>
-        <source>Importing your documents…</source>
-        <translation>正在导入文档…</translation>
-    </message>
-    <message>
-        <source>Each file can be searched as soon as it has been read.</source>
-        <translation>每个文件读取完成后即可搜索。</translation>
-    </message>
-    <message>
-        <source>Search your library</source>
-        <translation>搜索资料库</translation>
-    </message>
-    <message>
-        <source>Type a question, a word, an error code or a part number, in Chinese or English. Each result shows its document, page and heading; the page itself appears on the right.</source>
-        <translation>输入问题、词语、错误码或零件号，中文或英文均可。每条结果都注明文档、页码和标题，原页面显示在右侧。</translation>
-    </message>
-    <message>
-        <source>Copied passage [%1] with its source.</source>
-        <translation>已复制段落 [%1] 及其出处。</translation>
-    </message>
-    <message numerus="yes">
-        <source>Copied %n passages as context for an assistant.</source>
-        <translation>
-            <numerusform>已复制 %n 个段落，可作为 AI 助手的上下文。</numerusform>
-        </translation>
     </message>
     <message>
         <source>About kbapp</source>
@@ -562,6 +486,85 @@ Library: %1</source>
     <message>
         <source>Cancelling…</source>
         <translation>正在取消…</translation>
+    </message>
+</context>
+<context>
+    <name>ResultsArea</name>
+    <message>
+        <source>Opening the library…</source>
+        <translation>正在打开资料库…</translation>
+    </message>
+    <message>
+        <source>Importing your documents…</source>
+        <translation>正在导入文档…</translation>
+    </message>
+    <message>
+        <source>Each file can be searched as soon as it has been read.</source>
+        <translation>每个文件读取完成后即可搜索。</translation>
+    </message>
+    <message>
+        <source>Search your library</source>
+        <translation>搜索资料库</translation>
+    </message>
+    <message>
+        <source>Type a question, a word, an error code or a part number, in Chinese or English. Each result shows its document, page and heading; the page itself appears on the right.</source>
+        <translation>输入问题、词语、错误码或零件号，中文或英文均可。每条结果都注明文档、页码和标题，原页面显示在右侧。</translation>
+    </message>
+    <message>
+        <source>Keyword matches only: the semantic model is still loading.</source>
+        <translation>仅显示关键词匹配：语义模型仍在加载。</translation>
+    </message>
+    <message>
+        <source>Keyword matches only: semantic search is not available.</source>
+        <translation>仅显示关键词匹配：语义搜索不可用。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Searching only %n selected documents.</source>
+        <translation>
+            <numerusform>只搜索选中的 %n 个文档。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>No passage in the library is close to this question.</source>
+        <translation>资料库中没有与这个问题相近的段落。</translation>
+    </message>
+    <message>
+        <source>No passage in the library contains these words.</source>
+        <translation>资料库中没有包含这些词的段落。</translation>
+    </message>
+    <message>
+        <source>Matching by meaning starts once the semantic model has loaded.</source>
+        <translation>语义模型加载完成后，即可按语义匹配。</translation>
+    </message>
+    <message>
+        <source>Only the documents selected in the library were searched.</source>
+        <translation>只搜索了资料库中选中的文档。</translation>
+    </message>
+    <message>
+        <source>Search all documents</source>
+        <translation>搜索全部文档</translation>
+    </message>
+    <message>
+        <source>Try other or fewer words, a synonym, or the other language.</source>
+        <translation>请尝试换用或减少关键词、使用同义词，或换一种语言。</translation>
+    </message>
+    <message>
+        <source>Nothing found for “%1”</source>
+        <translation>没有找到“%1”</translation>
+    </message>
+    <message>
+        <source>The search failed</source>
+        <translation>搜索失败</translation>
+    </message>
+    <message>
+        <source>Copied passage [%1] with its source.</source>
+        <translation>已复制段落 [%1] 及其出处。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Copied %n passages as context for an assistant.</source>
+        <translation>
+            <numerusform>已复制 %n 个段落，可作为 AI 助手的上下文。</numerusform>
+        </translation>
     </message>
 </context>
 <context>
