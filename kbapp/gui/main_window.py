@@ -8,7 +8,6 @@ area shows. It holds no search or import logic of its own.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QByteArray, Qt, QUrl, Signal
@@ -24,7 +23,6 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import (
     QDockWidget,
-    QFileDialog,
     QLabel,
     QMainWindow,
     QMessageBox,
@@ -42,13 +40,13 @@ from kbapp.contract import (
     ModelState,
     SearchResponse,
 )
-from kbapp.gui import desktop
 from kbapp.gui.job_feedback import JobFeedback
 from kbapp.gui.jobs import EDIT, LibraryJobs
+from kbapp.gui.library_commands import LibraryCommands
 from kbapp.gui.library_listing import LibraryListing, Listing
 from kbapp.gui.library_panel import LibraryPanel
 from kbapp.gui.notice_bar import NoticeBar
-from kbapp.gui.operations import run_in_background, wait_for_all
+from kbapp.gui.operations import wait_for_all
 from kbapp.gui.preview.pane import PreviewPane
 from kbapp.gui.progress_panel import ProgressPanel
 from kbapp.gui.qt_compat import emit
@@ -62,8 +60,6 @@ from kbapp.gui.status_bar import StatusBar
 
 if TYPE_CHECKING:  # the core is imported when the library opens, after the window is on screen
     from kbapp.library import KnowledgeBase
-
-SAMPLE_LIBRARY = Path(__file__).resolve().parents[2] / "resources" / "sample_library"
 
 
 class MainWindow(QMainWindow):
@@ -101,6 +97,7 @@ class MainWindow(QMainWindow):
         self.drop_overlay = QLabel(self.tr("Drop to import into the library"))
         self._build_layout()
         self.feedback = JobFeedback(self)
+        self.commands = LibraryCommands(self)
         self._build_actions()
         self._connect()
         self._restore_state()
@@ -189,12 +186,15 @@ class MainWindow(QMainWindow):
     def _build_actions(self) -> None:
         sp = QStyle.StandardPixmap
         self.import_files_action = self._action(
-            self.tr("Import &files…"), self.choose_files, QKeySequence.StandardKey.Open, sp.SP_FileIcon
+            self.tr("Import &files…"),
+            self.commands.choose_files,
+            QKeySequence.StandardKey.Open,
+            sp.SP_FileIcon,
         )
         self.import_folder_action = self._action(
-            self.tr("Import f&older…"), self.choose_folder, "Ctrl+Shift+O", sp.SP_DirIcon
+            self.tr("Import f&older…"), self.commands.choose_folder, "Ctrl+Shift+O", sp.SP_DirIcon
         )
-        self.sample_action = self._action(self.tr("Import the &sample library"), self.import_sample)
+        self.sample_action = self._action(self.tr("Import the &sample library"), self.commands.import_sample)
         self.settings_action = self._action(self.tr("&Settings…"), self.open_settings, "Ctrl+,")
         self.quit_action = self._action(self.tr("&Quit"), self.close, QKeySequence.StandardKey.Quit)
         self.copy_action = self._action(
@@ -211,7 +211,7 @@ class MainWindow(QMainWindow):
         )
         self.find_action = self._action(self.tr("&Find"), self.focus_search, QKeySequence.StandardKey.Find)
         self.embed_action = self._action(self.tr("Finish &semantic indexing"), lambda: self.jobs.embed())
-        self.verify_action = self._action(self.tr("&Check the library"), self.verify_library)
+        self.verify_action = self._action(self.tr("&Check the library"), self.commands.verify_library)
         self.cancel_action = self._action(self.tr("Cancel import or indexing"), lambda: self.jobs.cancel())
         self.about_action = self._action(self.tr("&About kbapp"), self.about)
         # Toolbar labels without the menu's accelerator marks ("导入文件(&F)…" would show "(F)").
@@ -264,14 +264,8 @@ class MainWindow(QMainWindow):
         area.results_view.opened.connect(self._open_result)
         area.status.connect(self.status.showMessage)
         self.preview.status.connect(self.status.showMessage)
-        area.welcome.sampleRequested.connect(self.import_sample)
-        area.welcome.importFilesRequested.connect(self.choose_files)
-        area.welcome.importFolderRequested.connect(self.choose_folder)
         area.message_page.actionRequested.connect(self._search_everything)
         self.library.scopeChanged.connect(self._scope_changed)
-        self.library.removeRequested.connect(self.remove_documents)
-        self.library.reimportRequested.connect(self.import_paths)
-        self.library.revealRequested.connect(self._reveal)
 
     def _restore_state(self) -> None:
         settings = app_settings()
@@ -327,25 +321,6 @@ class MainWindow(QMainWindow):
         self._update_actions()
         emit(self.libraryLoaded)
 
-    # -- import -----------------------------------------------------------------------------
-
-    def import_paths(self, paths: Sequence[str]) -> None:
-        if paths and self.kb is not None and not self.kb.read_only:
-            self.jobs.import_paths(list(paths))
-
-    def import_sample(self) -> None:
-        self.import_paths([str(SAMPLE_LIBRARY)])
-
-    def choose_files(self) -> None:
-        patterns = " ".join(f"*{suffix}" for suffix in sorted(self.kb.supported_suffixes))
-        documents = self.tr("Documents (%1);;All files (*)").replace("%1", patterns)
-        files, _filter = QFileDialog.getOpenFileNames(self, self.tr("Import files"), "", documents)
-        self.import_paths(files)
-
-    def choose_folder(self) -> None:
-        folder = QFileDialog.getExistingDirectory(self, self.tr("Import a folder (with its subfolders)"))
-        self.import_paths([folder] if folder else [])
-
     def _busy_changed(self, busy: bool) -> None:
         if not busy:
             self.progress.finish()
@@ -360,40 +335,6 @@ class MainWindow(QMainWindow):
     def _embedding_finished(self, complete: bool) -> None:
         self.feedback.report_embedding(complete)
         self._rerun_search()
-
-    def remove_documents(self, doc_ids: list[int]) -> None:
-        if not doc_ids:
-            return
-        answer = QMessageBox.question(
-            self,
-            self.tr("Remove documents"),
-            self.tr(
-                "Remove %n documents from the library? The files themselves are not deleted.",
-                "",
-                len(doc_ids),
-            ),
-        )
-        if answer == QMessageBox.StandardButton.Yes:
-            self.preview.clear()
-            self.results_area.results_view.set_results([])
-            self.jobs.remove(doc_ids)
-
-    def _reveal(self, path: str) -> None:
-        if not desktop.reveal(path):
-            self.status.showMessage(self.tr("%1 is no longer there.").replace("%1", path), 10000)
-
-    def verify_library(self) -> None:
-        def shown(report) -> None:  # type: ignore[no-untyped-def]
-            if report.ok:
-                self.status.showMessage(self.tr("The library is consistent."), 10000)
-            else:
-                QMessageBox.warning(self, self.tr("Library problems"), "\n".join(report.problems))
-
-        run_in_background(
-            lambda _ctx: self.kb.verify(),
-            on_success=shown,
-            on_failure=lambda e: self.feedback.job_error(str(e)),
-        )
 
     def _model_changed(self, state: str) -> None:
         self.feedback.show_model_state(state)
@@ -531,4 +472,4 @@ class MainWindow(QMainWindow):
             event.ignore()
             return
         event.acceptProposedAction()
-        self.import_paths(self.sources.take_folders(paths))
+        self.commands.import_paths(self.sources.take_folders(paths))

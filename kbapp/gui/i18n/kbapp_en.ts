@@ -36,7 +36,7 @@
     </message>
 </context>
 <context>
-    <name>MainWindow</name>
+    <name>LibraryCommands</name>
     <message numerus="yes">
         <source>Remove %n documents from the library? The files themselves are not deleted.</source>
         <translation>

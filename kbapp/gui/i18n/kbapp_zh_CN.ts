@@ -198,6 +198,43 @@
     </message>
 </context>
 <context>
+    <name>LibraryCommands</name>
+    <message>
+        <source>Documents (%1);;All files (*)</source>
+        <translation>文档 (%1);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Import files</source>
+        <translation>导入文件</translation>
+    </message>
+    <message>
+        <source>Import a folder (with its subfolders)</source>
+        <translation>导入文件夹（包括子文件夹）</translation>
+    </message>
+    <message>
+        <source>Remove documents</source>
+        <translation>移除文档</translation>
+    </message>
+    <message numerus="yes">
+        <source>Remove %n documents from the library? The files themselves are not deleted.</source>
+        <translation>
+            <numerusform>要从资料库中移除 %n 个文档吗？文件本身不会被删除。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 is no longer there.</source>
+        <translation>%1 已不存在。</translation>
+    </message>
+    <message>
+        <source>The library is consistent.</source>
+        <translation>资料库完好。</translation>
+    </message>
+    <message>
+        <source>Library problems</source>
+        <translation>资料库问题</translation>
+    </message>
+</context>
+<context>
     <name>LibraryPanel</name>
     <message>
         <source>Filter documents…</source>
@@ -333,36 +370,6 @@
     <message>
         <source>Import files</source>
         <translation>导入文件</translation>
-    </message>
-    <message>
-        <source>Import a folder (with its subfolders)</source>
-        <translation>导入文件夹（包括子文件夹）</translation>
-    </message>
-    <message>
-        <source>Remove documents</source>
-        <translation>移除文档</translation>
-    </message>
-    <message numerus="yes">
-        <source>Remove %n documents from the library? The files themselves are not deleted.</source>
-        <translation>
-            <numerusform>要从资料库中移除 %n 个文档吗？文件本身不会被删除。</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>%1 is no longer there.</source>
-        <translation>%1 已不存在。</translation>
-    </message>
-    <message>
-        <source>The library is consistent.</source>
-        <translation>资料库完好。</translation>
-    </message>
-    <message>
-        <source>Library problems</source>
-        <translation>资料库问题</translation>
-    </message>
-    <message>
-        <source>Documents (%1);;All files (*)</source>
-        <translation>文档 (%1);;所有文件 (*)</translation>
     </message>
     <message>
         <source>About kbapp</source>
