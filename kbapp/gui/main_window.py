@@ -7,23 +7,18 @@ area shows. It holds no search or import logic of its own.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QByteArray, Qt, QUrl, Signal
+from PySide6.QtCore import QByteArray, Qt, Signal
 from PySide6.QtGui import (
     QAction,
     QCloseEvent,
-    QDragEnterEvent,
-    QDragLeaveEvent,
-    QDropEvent,
     QKeySequence,
     QPaintEvent,
-    QPalette,
 )
 from PySide6.QtWidgets import (
     QDockWidget,
-    QLabel,
     QMainWindow,
     QMessageBox,
     QSplitter,
@@ -40,6 +35,7 @@ from kbapp.contract import (
     ModelState,
     SearchResponse,
 )
+from kbapp.gui.drop_import import DropImport
 from kbapp.gui.job_feedback import JobFeedback
 from kbapp.gui.jobs import EDIT, LibraryJobs
 from kbapp.gui.library_commands import LibraryCommands
@@ -83,7 +79,6 @@ class MainWindow(QMainWindow):
         self.documents: list[DocumentRecord] = []
         self.library_loaded = False
         self.setWindowTitle(self.tr("kbapp — manuals search"))
-        self.setAcceptDrops(True)
         self.resize(1360, 860)
 
         self.search_bar = SearchBar()
@@ -94,8 +89,7 @@ class MainWindow(QMainWindow):
         self.library = LibraryPanel()
         self.status = StatusBar()
         self.setStatusBar(self.status)
-        self.drop_overlay = QLabel(self.tr("Drop to import into the library"))
-        self._build_layout()
+        self.drops = DropImport(self, self._build_layout())
         self.feedback = JobFeedback(self)
         self.commands = LibraryCommands(self)
         self._build_actions()
@@ -133,7 +127,9 @@ class MainWindow(QMainWindow):
 
     # -- construction -----------------------------------------------------------------------
 
-    def _build_layout(self) -> None:
+    def _build_layout(self) -> QWidget:
+        """Search and results beside the preview, the library docked on the left; returns the
+        central widget."""
         left = QWidget()
         column = QVBoxLayout(left)
         column.setContentsMargins(6, 6, 0, 6)
@@ -158,15 +154,7 @@ class MainWindow(QMainWindow):
         self.dock.setWidget(self.library)
         self.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, self.dock)
         self.resizeDocks([self.dock], [400], Qt.Orientation.Horizontal)
-        self.drop_overlay.setParent(central)
-        self.drop_overlay.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.drop_overlay.setAutoFillBackground(True)
-        self.drop_overlay.setBackgroundRole(QPalette.ColorRole.Highlight)
-        self.drop_overlay.setForegroundRole(QPalette.ColorRole.HighlightedText)
-        font = self.drop_overlay.font()
-        font.setPointSizeF(font.pointSizeF() * 1.6)
-        self.drop_overlay.setFont(font)
-        self.drop_overlay.hide()
+        return central
 
     def _action(
         self,
@@ -439,37 +427,3 @@ class MainWindow(QMainWindow):
                 "%1", str(self.kb.data_dir)
             ),
         )
-
-    # -- drag and drop ----------------------------------------------------------------------
-
-    @staticmethod
-    def _local_paths(urls: Sequence[QUrl]) -> list[str]:
-        return [url.toLocalFile() for url in urls if url.isLocalFile() and url.toLocalFile()]
-
-    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
-        if (
-            self.kb is not None
-            and not self.kb.read_only
-            and event.mimeData().hasUrls()
-            and self._local_paths(event.mimeData().urls())
-        ):
-            event.acceptProposedAction()
-            overlay = self.drop_overlay
-            overlay.setGeometry(overlay.parentWidget().rect().adjusted(24, 24, -24, -24))
-            overlay.raise_()
-            overlay.show()
-        else:
-            event.ignore()
-
-    def dragLeaveEvent(self, event: QDragLeaveEvent) -> None:
-        self.drop_overlay.hide()
-        super().dragLeaveEvent(event)
-
-    def dropEvent(self, event: QDropEvent) -> None:
-        self.drop_overlay.hide()
-        paths = self._local_paths(event.mimeData().urls())
-        if not paths:
-            event.ignore()
-            return
-        event.acceptProposedAction()
-        self.commands.import_paths(self.sources.take_folders(paths))

@@ -77,6 +77,13 @@
     </message>
 </context>
 <context>
+    <name>DropImport</name>
+    <message>
+        <source>Drop to import into the library</source>
+        <translation>松开即可导入资料库</translation>
+    </message>
+</context>
+<context>
     <name>Formatting</name>
     <message>
         <source>pp. %1–%2</source>
@@ -274,10 +281,6 @@
     <message>
         <source>kbapp — manuals search</source>
         <translation>kbapp — 手册搜索</translation>
-    </message>
-    <message>
-        <source>Drop to import into the library</source>
-        <translation>松开即可导入资料库</translation>
     </message>
     <message>
         <source>Library</source>
