@@ -7,23 +7,17 @@ area shows. It holds no search or import logic of its own.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QByteArray, Qt, Signal
 from PySide6.QtGui import (
-    QAction,
     QCloseEvent,
-    QKeySequence,
     QPaintEvent,
 )
 from PySide6.QtWidgets import (
     QDockWidget,
     QMainWindow,
-    QMessageBox,
     QSplitter,
-    QStyle,
-    QToolBar,
     QVBoxLayout,
     QWidget,
 )
@@ -37,7 +31,7 @@ from kbapp.contract import (
 )
 from kbapp.gui.drop_import import DropImport
 from kbapp.gui.job_feedback import JobFeedback
-from kbapp.gui.jobs import EDIT, LibraryJobs
+from kbapp.gui.jobs import LibraryJobs
 from kbapp.gui.library_commands import LibraryCommands
 from kbapp.gui.library_listing import LibraryListing, Listing
 from kbapp.gui.library_panel import LibraryPanel
@@ -50,9 +44,9 @@ from kbapp.gui.results_area import ResultsArea
 from kbapp.gui.search_bar import SearchBar
 from kbapp.gui.search_runner import SearchRequest, SearchRunner
 from kbapp.gui.settings import GEOMETRY, SPLITTER, STATE, app_settings
-from kbapp.gui.settings_dialog import SettingsDialog
 from kbapp.gui.sources_ui import SourcesUi
 from kbapp.gui.status_bar import StatusBar
+from kbapp.gui.window_actions import WindowActions
 
 if TYPE_CHECKING:  # the core is imported when the library opens, after the window is on screen
     from kbapp.library import KnowledgeBase
@@ -92,7 +86,7 @@ class MainWindow(QMainWindow):
         self.drops = DropImport(self, self._build_layout())
         self.feedback = JobFeedback(self)
         self.commands = LibraryCommands(self)
-        self._build_actions()
+        self.menu_actions = WindowActions(self)
         self._connect()
         self._restore_state()
         if kb is not None:
@@ -117,7 +111,7 @@ class MainWindow(QMainWindow):
         self.jobs.removed.connect(self._rerun_search)
         self.jobs.modelChanged.connect(self._model_changed)
         self.sources = SourcesUi(self, kb)
-        self._update_actions()
+        self.menu_actions.update_enabled()
 
     def paintEvent(self, event: QPaintEvent) -> None:
         super().paintEvent(event)
@@ -155,94 +149,6 @@ class MainWindow(QMainWindow):
         self.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, self.dock)
         self.resizeDocks([self.dock], [400], Qt.Orientation.Horizontal)
         return central
-
-    def _action(
-        self,
-        text: str,
-        slot: Callable[[], object],
-        shortcut: QKeySequence.StandardKey | str | None = None,
-        icon: QStyle.StandardPixmap | None = None,
-    ) -> QAction:
-        action = QAction(text, self)
-        if shortcut is not None:
-            action.setShortcut(QKeySequence(shortcut))
-        if icon is not None:
-            action.setIcon(self.style().standardIcon(icon))
-        action.triggered.connect(slot)
-        return action
-
-    def _build_actions(self) -> None:
-        sp = QStyle.StandardPixmap
-        self.import_files_action = self._action(
-            self.tr("Import &files…"),
-            self.commands.choose_files,
-            QKeySequence.StandardKey.Open,
-            sp.SP_FileIcon,
-        )
-        self.import_folder_action = self._action(
-            self.tr("Import f&older…"), self.commands.choose_folder, "Ctrl+Shift+O", sp.SP_DirIcon
-        )
-        self.sample_action = self._action(self.tr("Import the &sample library"), self.commands.import_sample)
-        self.settings_action = self._action(self.tr("&Settings…"), self.open_settings, "Ctrl+,")
-        self.quit_action = self._action(self.tr("&Quit"), self.close, QKeySequence.StandardKey.Quit)
-        self.copy_action = self._action(
-            self.tr("&Copy passage with citation"), lambda: self.results_area.copy_passage()
-        )
-        self.context_action = self._action(
-            self.tr("Copy results as &context"),
-            self.results_area.copy_context,
-            "Ctrl+Shift+C",
-            sp.SP_FileDialogDetailedView,
-        )
-        self.context_action.setToolTip(
-            self.tr("Copy the top passages with their sources, ready to paste into an assistant")
-        )
-        self.find_action = self._action(self.tr("&Find"), self.focus_search, QKeySequence.StandardKey.Find)
-        self.embed_action = self._action(self.tr("Finish &semantic indexing"), lambda: self.jobs.embed())
-        self.verify_action = self._action(self.tr("&Check the library"), self.commands.verify_library)
-        self.cancel_action = self._action(self.tr("Cancel import or indexing"), lambda: self.jobs.cancel())
-        self.about_action = self._action(self.tr("&About kbapp"), self.about)
-        # Toolbar labels without the menu's accelerator marks ("导入文件(&F)…" would show "(F)").
-        self.import_files_action.setIconText(self.tr("Import files"))
-        self.import_folder_action.setIconText(self.tr("Import folder"))
-        self.context_action.setIconText(self.tr("Copy as context"))
-        library_toggle = self.dock.toggleViewAction()
-        library_toggle.setText(self.tr("&Library panel"))
-        library_toggle.setShortcut(QKeySequence("Ctrl+L"))
-        library_toggle.setIconText(self.tr("Library"))
-        self._build_menus(library_toggle)
-        self._build_toolbar(library_toggle)
-        self._update_actions()
-
-    def _build_menus(self, library_toggle: QAction) -> None:
-        bar = self.menuBar()
-        file_menu = bar.addMenu(self.tr("&File"))
-        for action in (self.import_files_action, self.import_folder_action, self.sample_action):
-            file_menu.addAction(action)
-        file_menu.addSeparator()
-        file_menu.addAction(self.settings_action)
-        file_menu.addSeparator()
-        file_menu.addAction(self.quit_action)
-        edit_menu = bar.addMenu(self.tr("&Edit"))
-        for action in (self.find_action, self.copy_action, self.context_action):
-            edit_menu.addAction(action)
-        library_menu = bar.addMenu(self.tr("&Library"))
-        for action in (library_toggle, self.embed_action, self.cancel_action, self.verify_action):
-            library_menu.addAction(action)
-        help_menu = bar.addMenu(self.tr("&Help"))
-        help_menu.addAction(self.about_action)
-
-    def _build_toolbar(self, library_toggle: QAction) -> None:
-        toolbar = QToolBar(self.tr("Main toolbar"))
-        toolbar.setObjectName("toolbar")
-        toolbar.setMovable(False)
-        toolbar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
-        for action in (self.import_files_action, self.import_folder_action):
-            toolbar.addAction(action)
-        toolbar.addSeparator()
-        toolbar.addAction(self.context_action)
-        toolbar.addAction(library_toggle)
-        self.addToolBar(toolbar)
 
     def _connect(self) -> None:
         self.search_bar.searchRequested.connect(self.search)
@@ -306,14 +212,14 @@ class MainWindow(QMainWindow):
         self.status.set_library(len(ready), sum(d.chunk_count for d in ready))
         self.library_loaded = True
         self._update_idle_state()
-        self._update_actions()
+        self.menu_actions.update_enabled()
         emit(self.libraryLoaded)
 
     def _busy_changed(self, busy: bool) -> None:
         if not busy:
             self.progress.finish()
         self._update_idle_state()
-        self._update_actions()
+        self.menu_actions.update_enabled()
 
     def _import_finished(self, report: ImportReport) -> None:
         self.feedback.show_notices()
@@ -341,7 +247,7 @@ class MainWindow(QMainWindow):
             self.results_area.clear()
             self.preview.clear()
             self._update_idle_state()
-            self._update_actions()
+            self.menu_actions.update_enabled()
             return
         self.searcher.search(query, self.library.scope_ids())
 
@@ -367,7 +273,7 @@ class MainWindow(QMainWindow):
         )
         if not response.results:
             self.preview.clear()
-        self._update_actions()
+        self.menu_actions.update_enabled()
         emit(self.resultsShown)
 
     def _search_failed(self, _request: SearchRequest, message: str) -> None:
@@ -394,36 +300,3 @@ class MainWindow(QMainWindow):
         self.preview.setVisible(has_documents or self.jobs.busy)
         if not self.search_bar.text().strip():
             self.results_area.show_idle(has_documents, self.jobs.busy)
-
-    def _update_actions(self) -> None:
-        if self.kb is None:
-            return
-        writable = not self.kb.read_only
-        for action in (self.import_files_action, self.import_folder_action, self.sample_action):
-            action.setEnabled(writable)
-        self.results_area.set_writable(writable)
-        self.library.set_writable(writable)
-        response = self.results_area.response
-        has_results = bool(response and response.results)
-        self.copy_action.setEnabled(has_results)
-        self.context_action.setEnabled(has_results)
-        self.cancel_action.setEnabled(self.jobs.busy and self.jobs.current_kind != EDIT)
-        self.embed_action.setEnabled(not self.jobs.busy and self.jobs.model_state != ModelState.UNAVAILABLE)
-
-    # -- focus, dialogs ----------------------------------------------------------
-
-    def focus_search(self) -> None:
-        self.search_bar.setFocus()
-        self.search_bar.selectAll()
-
-    def open_settings(self) -> None:
-        SettingsDialog(self.kb.data_dir, self).exec()
-
-    def about(self) -> None:
-        QMessageBox.about(
-            self,
-            self.tr("About kbapp"),
-            self.tr("kbapp finds the passage you need in your manuals, offline.\nLibrary: %1").replace(
-                "%1", str(self.kb.data_dir)
-            ),
-        )

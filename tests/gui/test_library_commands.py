@@ -11,7 +11,7 @@ from tests.gui.conftest import WAIT_MS
 
 def test_checking_a_healthy_library_says_so(qtbot, open_window) -> None:  # type: ignore[no-untyped-def]
     window = open_window()
-    window.verify_action.trigger()
+    window.menu_actions.verify_action.trigger()
     qtbot.waitUntil(lambda: window.status.currentMessage() == "The library is consistent.", timeout=WAIT_MS)
 
 

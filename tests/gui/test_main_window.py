@@ -35,7 +35,7 @@ def test_first_launch_shows_what_to_drop(open_window) -> None:  # type: ignore[n
         "Drop PDFs, Word, Markdown, text or HTML files or whole folders here" in area.welcome.drop_hint.text()
     )
     assert area.welcome.sample_button.text() == "Try the sample library"
-    assert not window.context_action.isEnabled()
+    assert not window.menu_actions.context_action.isEnabled()
     screenshot(window, "01-first-launch")
 
 
@@ -121,7 +121,7 @@ def test_keyboard_copy_and_copy_as_context(qtbot, open_window, manuals: Path) ->
         f"(source: {Path(second.path).name}{', p. ' + str(second.page) if second.page else ''})"
     )
 
-    window.context_action.trigger()
+    window.menu_actions.context_action.trigger()
     context = QGuiApplication.clipboard().text()
     first_line = context.splitlines()[0]
     assert "ignore any passage that does not" in first_line
@@ -194,7 +194,7 @@ def test_nothing_found_is_said_plainly(qtbot, open_window, manuals: Path) -> Non
     assert area.stack.currentWidget() is area.message_page
     assert area.message_page.title.text() == "Nothing found for “zebra giraffe”"
     assert "No passage in the library contains these words." in area.message_page.body.text()
-    assert area.results_view.model().rowCount() == 0 and not window.context_action.isEnabled()
+    assert area.results_view.model().rowCount() == 0 and not window.menu_actions.context_action.isEnabled()
     screenshot(window, "05-no-results")
 
 

@@ -286,104 +286,6 @@
         <source>Library</source>
         <translation>资料库</translation>
     </message>
-    <message>
-        <source>Import &amp;files…</source>
-        <translation>导入文件(&amp;F)…</translation>
-    </message>
-    <message>
-        <source>Import f&amp;older…</source>
-        <translation>导入文件夹(&amp;O)…</translation>
-    </message>
-    <message>
-        <source>Import the &amp;sample library</source>
-        <translation>导入示例资料库(&amp;S)</translation>
-    </message>
-    <message>
-        <source>&amp;Settings…</source>
-        <translation>设置(&amp;S)…</translation>
-    </message>
-    <message>
-        <source>&amp;Quit</source>
-        <translation>退出(&amp;Q)</translation>
-    </message>
-    <message>
-        <source>&amp;Copy passage with citation</source>
-        <translation>复制段落及出处(&amp;C)</translation>
-    </message>
-    <message>
-        <source>Copy results as &amp;context</source>
-        <translation>复制结果作为上下文(&amp;C)</translation>
-    </message>
-    <message>
-        <source>Copy the top passages with their sources, ready to paste into an assistant</source>
-        <translation>复制排名靠前的段落及其出处，可直接粘贴给 AI 助手</translation>
-    </message>
-    <message>
-        <source>&amp;Find</source>
-        <translation>查找(&amp;F)</translation>
-    </message>
-    <message>
-        <source>Finish &amp;semantic indexing</source>
-        <translation>完成语义索引(&amp;S)</translation>
-    </message>
-    <message>
-        <source>&amp;Check the library</source>
-        <translation>检查资料库(&amp;C)</translation>
-    </message>
-    <message>
-        <source>Cancel import or indexing</source>
-        <translation>取消导入或索引</translation>
-    </message>
-    <message>
-        <source>&amp;About kbapp</source>
-        <translation>关于 kbapp(&amp;A)</translation>
-    </message>
-    <message>
-        <source>Import folder</source>
-        <translation>导入文件夹</translation>
-    </message>
-    <message>
-        <source>Copy as context</source>
-        <translation>复制为上下文</translation>
-    </message>
-    <message>
-        <source>&amp;Library panel</source>
-        <translation>资料库面板(&amp;L)</translation>
-    </message>
-    <message>
-        <source>&amp;File</source>
-        <translation>文件(&amp;F)</translation>
-    </message>
-    <message>
-        <source>&amp;Edit</source>
-        <translation>编辑(&amp;E)</translation>
-    </message>
-    <message>
-        <source>&amp;Library</source>
-        <translation>资料库(&amp;L)</translation>
-    </message>
-    <message>
-        <source>&amp;Help</source>
-        <translation>帮助(&amp;H)</translation>
-    </message>
-    <message>
-        <source>Main toolbar</source>
-        <translation>主工具栏</translation>
-    </message>
-    <message>
-        <source>Import files</source>
-        <translation>导入文件</translation>
-    </message>
-    <message>
-        <source>About kbapp</source>
-        <translation>关于 kbapp</translation>
-    </message>
-    <message>
-        <source>kbapp finds the passage you need in your manuals, offline.
-Library: %1</source>
-        <translation>kbapp 离线在您的手册中找到所需的段落。
-资料库：%1</translation>
-    </message>
 </context>
 <context>
     <name>NoticeBar</name>
@@ -808,6 +710,111 @@ Library: %1</source>
     <message>
         <source>Import folder…</source>
         <translation>导入文件夹…</translation>
+    </message>
+</context>
+<context>
+    <name>WindowActions</name>
+    <message>
+        <source>Import &amp;files…</source>
+        <translation>导入文件(&amp;F)…</translation>
+    </message>
+    <message>
+        <source>Import f&amp;older…</source>
+        <translation>导入文件夹(&amp;O)…</translation>
+    </message>
+    <message>
+        <source>Import the &amp;sample library</source>
+        <translation>导入示例资料库(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Settings…</source>
+        <translation>设置(&amp;S)…</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>&amp;Copy passage with citation</source>
+        <translation>复制段落及出处(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Copy results as &amp;context</source>
+        <translation>复制结果作为上下文(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Copy the top passages with their sources, ready to paste into an assistant</source>
+        <translation>复制排名靠前的段落及其出处，可直接粘贴给 AI 助手</translation>
+    </message>
+    <message>
+        <source>&amp;Find</source>
+        <translation>查找(&amp;F)</translation>
+    </message>
+    <message>
+        <source>Finish &amp;semantic indexing</source>
+        <translation>完成语义索引(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Check the library</source>
+        <translation>检查资料库(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Cancel import or indexing</source>
+        <translation>取消导入或索引</translation>
+    </message>
+    <message>
+        <source>&amp;About kbapp</source>
+        <translation>关于 kbapp(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Import files</source>
+        <translation>导入文件</translation>
+    </message>
+    <message>
+        <source>Import folder</source>
+        <translation>导入文件夹</translation>
+    </message>
+    <message>
+        <source>Copy as context</source>
+        <translation>复制为上下文</translation>
+    </message>
+    <message>
+        <source>&amp;Library panel</source>
+        <translation>资料库面板(&amp;L)</translation>
+    </message>
+    <message>
+        <source>Library</source>
+        <translation>资料库</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;Edit</source>
+        <translation>编辑(&amp;E)</translation>
+    </message>
+    <message>
+        <source>&amp;Library</source>
+        <translation>资料库(&amp;L)</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <source>Main toolbar</source>
+        <translation>主工具栏</translation>
+    </message>
+    <message>
+        <source>About kbapp</source>
+        <translation>关于 kbapp</translation>
+    </message>
+    <message>
+        <source>kbapp finds the passage you need in your manuals, offline.
+Library: %1</source>
+        <translation>kbapp 离线在您的手册中找到所需的段落。
+资料库：%1</translation>
     </message>
 </context>
 </TS>
