@@ -1,34 +1,17 @@
-"""The main window: search field, results, preview, library panel, import progress.
-
-It wires widgets to the three background services — ``LibraryJobs`` (writers),
-``SearchRunner`` (searches) and library listings — and decides which state the results
-area shows. It holds no search or import logic of its own.
-"""
+"""The main window: builds the widgets, lays them out, and joins the concerns that have modules of
+their own (``search_flow``, ``results_area``, ``library_commands``, ``drop_import``, ``window_actions``,
+``job_feedback``) to the library once it is open. It keeps only what links them: what a listing, a
+finished job or a new model state changes on screen."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QByteArray, Qt, Signal
-from PySide6.QtGui import (
-    QCloseEvent,
-    QPaintEvent,
-)
-from PySide6.QtWidgets import (
-    QDockWidget,
-    QMainWindow,
-    QSplitter,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtGui import QCloseEvent, QPaintEvent
+from PySide6.QtWidgets import QDockWidget, QMainWindow, QSplitter, QVBoxLayout, QWidget
 
-from kbapp.contract import (
-    DocumentRecord,
-    DocumentStatus,
-    ImportReport,
-    ModelState,
-    SearchResponse,
-)
+from kbapp.contract import DocumentRecord, DocumentStatus, ImportReport, ModelState
 from kbapp.gui.drop_import import DropImport
 from kbapp.gui.job_feedback import JobFeedback
 from kbapp.gui.jobs import LibraryJobs
@@ -42,7 +25,8 @@ from kbapp.gui.progress_panel import ProgressPanel
 from kbapp.gui.qt_compat import emit
 from kbapp.gui.results_area import ResultsArea
 from kbapp.gui.search_bar import SearchBar
-from kbapp.gui.search_runner import SearchRequest, SearchRunner
+from kbapp.gui.search_flow import SearchFlow
+from kbapp.gui.search_runner import SearchRunner
 from kbapp.gui.settings import GEOMETRY, SPLITTER, STATE, app_settings
 from kbapp.gui.sources_ui import SourcesUi
 from kbapp.gui.status_bar import StatusBar
@@ -65,10 +49,12 @@ class MainWindow(QMainWindow):
 
     def __init__(self, kb: KnowledgeBase | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.kb: KnowledgeBase = None  # type: ignore[assignment]  # set by attach()
+        # The library and its background services, set by attach():
+        self.kb: KnowledgeBase = None  # type: ignore[assignment]
         self.jobs: LibraryJobs = None  # type: ignore[assignment]
         self.searcher: SearchRunner = None  # type: ignore[assignment]
         self.listing: LibraryListing = None  # type: ignore[assignment]
+        self.sources: SourcesUi = None  # type: ignore[assignment]
         self._painted = False
         self.documents: list[DocumentRecord] = []
         self.library_loaded = False
@@ -86,8 +72,10 @@ class MainWindow(QMainWindow):
         self.drops = DropImport(self, self._build_layout())
         self.feedback = JobFeedback(self)
         self.commands = LibraryCommands(self)
+        self.search_flow = SearchFlow(self)
         self.menu_actions = WindowActions(self)
-        self._connect()
+        self.results_area.status.connect(self.status.showMessage)
+        self.preview.status.connect(self.status.showMessage)
         self._restore_state()
         if kb is not None:
             self.attach(kb)
@@ -99,16 +87,16 @@ class MainWindow(QMainWindow):
         self.searcher = SearchRunner(kb, self)
         self.listing = LibraryListing(kb, self)
         self.preview.attach(kb)
+        self.feedback.attach(self.jobs)
+        self.searcher.finished.connect(self.search_flow.show_response)
+        self.searcher.failed.connect(self.search_flow.show_failure)
         self.listing.listed.connect(self._library_listed)
         self.listing.failed.connect(self.feedback.job_error)
-        self.feedback.attach(self.jobs)
-        self.searcher.finished.connect(self._show_response)
-        self.searcher.failed.connect(self._search_failed)
         self.jobs.busyChanged.connect(self._busy_changed)
         self.jobs.importFinished.connect(self._import_finished)
         self.jobs.embeddingFinished.connect(self._embedding_finished)
         self.jobs.libraryChanged.connect(self.listing.refresh)
-        self.jobs.removed.connect(self._rerun_search)
+        self.jobs.removed.connect(self.search_flow.rerun)
         self.jobs.modelChanged.connect(self._model_changed)
         self.sources = SourcesUi(self, kb)
         self.menu_actions.update_enabled()
@@ -118,8 +106,6 @@ class MainWindow(QMainWindow):
         if not self._painted:
             self._painted = True
             emit(self.painted)
-
-    # -- construction -----------------------------------------------------------------------
 
     def _build_layout(self) -> QWidget:
         """Search and results beside the preview, the library docked on the left; returns the
@@ -150,17 +136,6 @@ class MainWindow(QMainWindow):
         self.resizeDocks([self.dock], [400], Qt.Orientation.Horizontal)
         return central
 
-    def _connect(self) -> None:
-        self.search_bar.searchRequested.connect(self.search)
-        area = self.results_area
-        self.search_bar.leaveDown.connect(area.results_view.setFocus)
-        area.results_view.selectionModel().currentChanged.connect(self._current_changed)
-        area.results_view.opened.connect(self._open_result)
-        area.status.connect(self.status.showMessage)
-        self.preview.status.connect(self.status.showMessage)
-        area.message_page.actionRequested.connect(self._search_everything)
-        self.library.scopeChanged.connect(self._scope_changed)
-
     def _restore_state(self) -> None:
         settings = app_settings()
         geometry = settings.value(GEOMETRY)
@@ -185,7 +160,7 @@ class MainWindow(QMainWindow):
         self.jobs.check_interrupted()
         self.sources.start()
         self.feedback.show_notices()
-        self._rerun_search()  # whatever was typed while the library was opening
+        self.search_flow.rerun()  # whatever was typed while the library was opening
 
     def closeEvent(self, event: QCloseEvent) -> None:
         settings = app_settings()
@@ -201,7 +176,7 @@ class MainWindow(QMainWindow):
         wait_for_all()
         super().closeEvent(event)
 
-    # -- library ----------------------------------------------------------------------------
+    # -- what the library's changes change on screen ----------------------------------------
 
     def _library_listed(self, listing: Listing) -> None:
         docs, embedded, semantic, ocr = listing
@@ -211,86 +186,11 @@ class MainWindow(QMainWindow):
         ready = [d for d in docs if d.status == DocumentStatus.READY]
         self.status.set_library(len(ready), sum(d.chunk_count for d in ready))
         self.library_loaded = True
-        self._update_idle_state()
+        self.update_idle_state()
         self.menu_actions.update_enabled()
         emit(self.libraryLoaded)
 
-    def _busy_changed(self, busy: bool) -> None:
-        if not busy:
-            self.progress.finish()
-        self._update_idle_state()
-        self.menu_actions.update_enabled()
-
-    def _import_finished(self, report: ImportReport) -> None:
-        self.feedback.show_notices()
-        self.feedback.report_import(report)
-        self._rerun_search()
-
-    def _embedding_finished(self, complete: bool) -> None:
-        self.feedback.report_embedding(complete)
-        self._rerun_search()
-
-    def _model_changed(self, state: str) -> None:
-        self.feedback.show_model_state(state)
-        if state != ModelState.LOADING:  # loading settled: notices, results and list may differ
-            self.feedback.show_notices()
-            self._rerun_search()
-            self.listing.refresh()
-
-    # -- search -----------------------------------------------------------------------------
-
-    def search(self, query: str) -> None:
-        if self.kb is None:
-            return
-        if not query.strip():
-            self.searcher.latest = None
-            self.results_area.clear()
-            self.preview.clear()
-            self._update_idle_state()
-            self.menu_actions.update_enabled()
-            return
-        self.searcher.search(query, self.library.scope_ids())
-
-    def _rerun_search(self) -> None:
-        if self.search_bar.text().strip():
-            self.search(self.search_bar.text())
-
-    def _scope_changed(self) -> None:
-        self._rerun_search()
-
-    def _search_everything(self) -> None:
-        self.library.scope.setChecked(False)
-
-    def _show_response(self, request: SearchRequest, response: SearchResponse) -> None:
-        if request.query != self.search_bar.text().strip():
-            return  # the field changed since; its own search is on the way
-        self.results_area.show_response(
-            request,
-            response,
-            model_state=self.jobs.model_state,
-            scope=self.library.scope_ids(),
-            keep=self.preview.result,
-        )
-        if not response.results:
-            self.preview.clear()
-        self.menu_actions.update_enabled()
-        emit(self.resultsShown)
-
-    def _search_failed(self, _request: SearchRequest, message: str) -> None:
-        self.results_area.show_failure(message)
-        emit(self.resultsShown)
-
-    def _current_changed(self, *_args: object) -> None:
-        result = self.results_area.results_view.current_result()
-        if result is not None and result != self.preview.result:
-            self.preview.show_result(result)
-
-    def _open_result(self, result: object) -> None:
-        self.search_bar.remember(self.search_bar.text())
-        if result is not None and result != self.preview.result:
-            self.preview.show_result(result)  # type: ignore[arg-type]
-
-    def _update_idle_state(self) -> None:
+    def update_idle_state(self) -> None:
         """The preview only once there is something to preview, and the results area's page for
         when no query is typed."""
         if not self.library_loaded:
@@ -300,3 +200,25 @@ class MainWindow(QMainWindow):
         self.preview.setVisible(has_documents or self.jobs.busy)
         if not self.search_bar.text().strip():
             self.results_area.show_idle(has_documents, self.jobs.busy)
+
+    def _busy_changed(self, busy: bool) -> None:
+        if not busy:
+            self.progress.finish()
+        self.update_idle_state()
+        self.menu_actions.update_enabled()
+
+    def _import_finished(self, report: ImportReport) -> None:
+        self.feedback.show_notices()
+        self.feedback.report_import(report)
+        self.search_flow.rerun()
+
+    def _embedding_finished(self, complete: bool) -> None:
+        self.feedback.report_embedding(complete)
+        self.search_flow.rerun()
+
+    def _model_changed(self, state: str) -> None:
+        self.feedback.show_model_state(state)
+        if state != ModelState.LOADING:  # loading settled: notices, results and list may differ
+            self.feedback.show_notices()
+            self.search_flow.rerun()
+            self.listing.refresh()

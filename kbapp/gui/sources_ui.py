@@ -88,11 +88,11 @@ class SourcesUi(QObject):
     def _picked(self) -> None:
         if self._window.searcher is not None:
             self._window.searcher.collections = self.picker.selected()
-            self._window._rerun_search()
+            self._window.search_flow.rerun()
 
     def _synced(self, report: Any) -> None:
         self.panel.show_report(report)
         if any(c.change is not Change.DUPLICATE for c in report.changes):  # a twin is reported each time
             self._window.listing.refresh()
-            self._window._rerun_search()
+            self._window.search_flow.rerun()
             self._window.jobs.embed()
