@@ -67,7 +67,7 @@ def launch(data_dir: str | None = None, open_paths: Sequence[str] = ()) -> MainW
             return
         window.attach(kb)
         window.start()
-        window.import_paths(list(open_paths))
+        window.commands.import_paths(list(open_paths))
 
     window.painted.connect(lambda: QTimer.singleShot(0, open_library))
     QTimer.singleShot(_OPEN_AT_LATEST_MS, open_library)  # in case the window is never painted (minimised)

@@ -1,79 +1,39 @@
-"""The main window: search field, results, preview, library panel, import progress.
-
-It wires widgets to the three background services — ``LibraryJobs`` (writers),
-``SearchRunner`` (searches) and library listings — and decides which state the results
-area shows. It holds no search or import logic of its own.
-"""
+"""The main window: builds the widgets, lays them out, and joins the concerns that have modules of
+their own (``search_flow``, ``results_area``, ``library_commands``, ``drop_import``, ``window_actions``,
+``job_feedback``) to the library once it is open. It keeps only what links them: what a listing, a
+finished job or a new model state changes on screen."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QByteArray, Qt, QUrl, Signal
-from PySide6.QtGui import (
-    QAction,
-    QCloseEvent,
-    QDragEnterEvent,
-    QDragLeaveEvent,
-    QDropEvent,
-    QGuiApplication,
-    QKeySequence,
-    QPaintEvent,
-    QPalette,
-)
-from PySide6.QtWidgets import (
-    QDockWidget,
-    QFileDialog,
-    QLabel,
-    QMainWindow,
-    QMessageBox,
-    QSplitter,
-    QStackedWidget,
-    QStyle,
-    QToolBar,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtCore import QByteArray, Qt, Signal
+from PySide6.QtGui import QCloseEvent, QPaintEvent
+from PySide6.QtWidgets import QDockWidget, QMainWindow, QSplitter, QVBoxLayout, QWidget
 
-from kbapp.contract import (
-    DocumentRecord,
-    DocumentStatus,
-    ImportReport,
-    InterruptedImport,
-    ModelState,
-    OcrState,
-    Outcome,
-    ResponseStatus,
-    SearchResponse,
-)
-from kbapp.gui import desktop
-from kbapp.gui.empty_states import MessagePage, WelcomePage
-from kbapp.gui.formatting import passage_with_citation, results_as_context
-from kbapp.gui.import_report import ImportReportDialog
-from kbapp.gui.jobs import EDIT, LibraryJobs
+from kbapp.contract import DocumentRecord, DocumentStatus, ImportReport, ModelState
+from kbapp.gui.drop_import import DropImport
+from kbapp.gui.job_feedback import JobFeedback
+from kbapp.gui.jobs import LibraryJobs
+from kbapp.gui.library_commands import LibraryCommands
+from kbapp.gui.library_listing import LibraryListing, Listing
 from kbapp.gui.library_panel import LibraryPanel
 from kbapp.gui.notice_bar import NoticeBar
-from kbapp.gui.operations import OperationContext, run_in_background, wait_for_all
+from kbapp.gui.operations import wait_for_all
 from kbapp.gui.preview.pane import PreviewPane
 from kbapp.gui.progress_panel import ProgressPanel
 from kbapp.gui.qt_compat import emit
-from kbapp.gui.results_view import ResultsView
+from kbapp.gui.results_area import ResultsArea
 from kbapp.gui.search_bar import SearchBar
-from kbapp.gui.search_runner import SearchRequest, SearchRunner
+from kbapp.gui.search_flow import SearchFlow
+from kbapp.gui.search_runner import SearchRunner
 from kbapp.gui.settings import GEOMETRY, SPLITTER, STATE, app_settings
-from kbapp.gui.settings_dialog import SettingsDialog
 from kbapp.gui.sources_ui import SourcesUi
 from kbapp.gui.status_bar import StatusBar
+from kbapp.gui.window_actions import WindowActions
 
 if TYPE_CHECKING:  # the core is imported when the library opens, after the window is on screen
     from kbapp.library import KnowledgeBase
-
-SAMPLE_LIBRARY = Path(__file__).resolve().parents[2] / "resources" / "sample_library"
-CONTEXT_RESULTS = 5  # passages copied as context: enough to answer, few enough to read
-# documents, embedding progress, semantic search available, OCR state: one library listing
-Listing = tuple[list[DocumentRecord], dict[int, tuple[int, int]], bool, dict[int, OcrState]]
 
 
 class MainWindow(QMainWindow):
@@ -89,46 +49,34 @@ class MainWindow(QMainWindow):
 
     def __init__(self, kb: KnowledgeBase | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.kb: KnowledgeBase = None  # type: ignore[assignment]  # set by attach()
+        # The library and its background services, set by attach():
+        self.kb: KnowledgeBase = None  # type: ignore[assignment]
         self.jobs: LibraryJobs = None  # type: ignore[assignment]
         self.searcher: SearchRunner = None  # type: ignore[assignment]
+        self.listing: LibraryListing = None  # type: ignore[assignment]
+        self.sources: SourcesUi = None  # type: ignore[assignment]
         self._painted = False
         self.documents: list[DocumentRecord] = []
-        self.response: SearchResponse | None = None
-        self.last_report: ImportReport | None = None
-        self.report_dialog: ImportReportDialog | None = None
         self.library_loaded = False
-        self._refreshing = False
-        self._refresh_again = False
         self.setWindowTitle(self.tr("kbapp — manuals search"))
-        self.setAcceptDrops(True)
         self.resize(1360, 860)
 
         self.search_bar = SearchBar()
-        self.info = QLabel()
-        self.info.setWordWrap(True)
-        self.info.setForegroundRole(QPalette.ColorRole.PlaceholderText)
-        self.info.setTextFormat(Qt.TextFormat.PlainText)
-        self.info.hide()
-        self.welcome = WelcomePage()
-        self.message_page = MessagePage()
-        self.results_view = ResultsView()
-        self.results_stack = QStackedWidget()
-        for page in (self.message_page, self.welcome, self.results_view):
-            self.results_stack.addWidget(page)
+        self.results_area = ResultsArea()
         self.preview = PreviewPane()
         self.progress = ProgressPanel()
         self.notice = NoticeBar()
-        self._notices_shown = 0
         self.library = LibraryPanel()
         self.status = StatusBar()
         self.setStatusBar(self.status)
-        self.drop_overlay = QLabel(self.tr("Drop to import into the library"))
-        self._build_layout()
-        self._build_actions()
-        self._connect()
+        self.drops = DropImport(self, self._build_layout())
+        self.feedback = JobFeedback(self)
+        self.commands = LibraryCommands(self)
+        self.search_flow = SearchFlow(self)
+        self.menu_actions = WindowActions(self)
+        self.results_area.status.connect(self.status.showMessage)
+        self.preview.status.connect(self.status.showMessage)
         self._restore_state()
-        self.message_page.show_message(self.tr("Opening the library…"), "")
         if kb is not None:
             self.attach(kb)
 
@@ -137,23 +85,21 @@ class MainWindow(QMainWindow):
         self.kb = kb
         self.jobs = LibraryJobs(kb, self)
         self.searcher = SearchRunner(kb, self)
+        self.listing = LibraryListing(kb, self)
         self.preview.attach(kb)
-        self.progress.cancelRequested.connect(self.jobs.cancel)
-        self.searcher.finished.connect(self._show_response)
-        self.searcher.failed.connect(self._search_failed)
-        self.jobs.started.connect(self.progress.begin)
-        self.jobs.progress.connect(self.progress.update_progress)
+        self.feedback.attach(self.jobs)
+        self.searcher.finished.connect(self.search_flow.show_response)
+        self.searcher.failed.connect(self.search_flow.show_failure)
+        self.listing.listed.connect(self._library_listed)
+        self.listing.failed.connect(self.feedback.job_error)
         self.jobs.busyChanged.connect(self._busy_changed)
         self.jobs.importFinished.connect(self._import_finished)
         self.jobs.embeddingFinished.connect(self._embedding_finished)
-        self.jobs.libraryChanged.connect(self.refresh_library)
-        self.jobs.removed.connect(self._rerun_search)
-        self.jobs.pendingChanged.connect(lambda n: self.status.set_pending(n, self.jobs.model_state))
+        self.jobs.libraryChanged.connect(self.listing.refresh)
+        self.jobs.removed.connect(self.search_flow.rerun)
         self.jobs.modelChanged.connect(self._model_changed)
-        self.jobs.interrupted.connect(self._offer_resume)
-        self.jobs.error.connect(self._job_error)
         self.sources = SourcesUi(self, kb)
-        self._update_actions()
+        self.menu_actions.update_enabled()
 
     def paintEvent(self, event: QPaintEvent) -> None:
         super().paintEvent(event)
@@ -161,15 +107,14 @@ class MainWindow(QMainWindow):
             self._painted = True
             emit(self.painted)
 
-    # -- construction -----------------------------------------------------------------------
-
-    def _build_layout(self) -> None:
+    def _build_layout(self) -> QWidget:
+        """Search and results beside the preview, the library docked on the left; returns the
+        central widget."""
         left = QWidget()
         column = QVBoxLayout(left)
         column.setContentsMargins(6, 6, 0, 6)
         column.addWidget(self.search_bar)
-        column.addWidget(self.info)
-        column.addWidget(self.results_stack, 1)
+        column.addWidget(self.results_area, 1)
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
         self.splitter.addWidget(left)
         self.splitter.addWidget(self.preview)
@@ -189,114 +134,7 @@ class MainWindow(QMainWindow):
         self.dock.setWidget(self.library)
         self.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, self.dock)
         self.resizeDocks([self.dock], [400], Qt.Orientation.Horizontal)
-        self.drop_overlay.setParent(central)
-        self.drop_overlay.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.drop_overlay.setAutoFillBackground(True)
-        self.drop_overlay.setBackgroundRole(QPalette.ColorRole.Highlight)
-        self.drop_overlay.setForegroundRole(QPalette.ColorRole.HighlightedText)
-        font = self.drop_overlay.font()
-        font.setPointSizeF(font.pointSizeF() * 1.6)
-        self.drop_overlay.setFont(font)
-        self.drop_overlay.hide()
-
-    def _action(
-        self,
-        text: str,
-        slot: Callable[[], object],
-        shortcut: QKeySequence.StandardKey | str | None = None,
-        icon: QStyle.StandardPixmap | None = None,
-    ) -> QAction:
-        action = QAction(text, self)
-        if shortcut is not None:
-            action.setShortcut(QKeySequence(shortcut))
-        if icon is not None:
-            action.setIcon(self.style().standardIcon(icon))
-        action.triggered.connect(slot)
-        return action
-
-    def _build_actions(self) -> None:
-        sp = QStyle.StandardPixmap
-        self.import_files_action = self._action(
-            self.tr("Import &files…"), self.choose_files, QKeySequence.StandardKey.Open, sp.SP_FileIcon
-        )
-        self.import_folder_action = self._action(
-            self.tr("Import f&older…"), self.choose_folder, "Ctrl+Shift+O", sp.SP_DirIcon
-        )
-        self.sample_action = self._action(self.tr("Import the &sample library"), self.import_sample)
-        self.settings_action = self._action(self.tr("&Settings…"), self.open_settings, "Ctrl+,")
-        self.quit_action = self._action(self.tr("&Quit"), self.close, QKeySequence.StandardKey.Quit)
-        self.copy_action = self._action(self.tr("&Copy passage with citation"), self.copy_passage)
-        self.context_action = self._action(
-            self.tr("Copy results as &context"),
-            self.copy_context,
-            "Ctrl+Shift+C",
-            sp.SP_FileDialogDetailedView,
-        )
-        self.context_action.setToolTip(
-            self.tr("Copy the top passages with their sources, ready to paste into an assistant")
-        )
-        self.find_action = self._action(self.tr("&Find"), self.focus_search, QKeySequence.StandardKey.Find)
-        self.embed_action = self._action(self.tr("Finish &semantic indexing"), lambda: self.jobs.embed())
-        self.verify_action = self._action(self.tr("&Check the library"), self.verify_library)
-        self.cancel_action = self._action(self.tr("Cancel import or indexing"), lambda: self.jobs.cancel())
-        self.about_action = self._action(self.tr("&About kbapp"), self.about)
-        # Toolbar labels without the menu's accelerator marks ("导入文件(&F)…" would show "(F)").
-        self.import_files_action.setIconText(self.tr("Import files"))
-        self.import_folder_action.setIconText(self.tr("Import folder"))
-        self.context_action.setIconText(self.tr("Copy as context"))
-        library_toggle = self.dock.toggleViewAction()
-        library_toggle.setText(self.tr("&Library panel"))
-        library_toggle.setShortcut(QKeySequence("Ctrl+L"))
-        library_toggle.setIconText(self.tr("Library"))
-        self._build_menus(library_toggle)
-        self._build_toolbar(library_toggle)
-        self._update_actions()
-
-    def _build_menus(self, library_toggle: QAction) -> None:
-        bar = self.menuBar()
-        file_menu = bar.addMenu(self.tr("&File"))
-        for action in (self.import_files_action, self.import_folder_action, self.sample_action):
-            file_menu.addAction(action)
-        file_menu.addSeparator()
-        file_menu.addAction(self.settings_action)
-        file_menu.addSeparator()
-        file_menu.addAction(self.quit_action)
-        edit_menu = bar.addMenu(self.tr("&Edit"))
-        for action in (self.find_action, self.copy_action, self.context_action):
-            edit_menu.addAction(action)
-        library_menu = bar.addMenu(self.tr("&Library"))
-        for action in (library_toggle, self.embed_action, self.cancel_action, self.verify_action):
-            library_menu.addAction(action)
-        help_menu = bar.addMenu(self.tr("&Help"))
-        help_menu.addAction(self.about_action)
-
-    def _build_toolbar(self, library_toggle: QAction) -> None:
-        toolbar = QToolBar(self.tr("Main toolbar"))
-        toolbar.setObjectName("toolbar")
-        toolbar.setMovable(False)
-        toolbar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
-        for action in (self.import_files_action, self.import_folder_action):
-            toolbar.addAction(action)
-        toolbar.addSeparator()
-        toolbar.addAction(self.context_action)
-        toolbar.addAction(library_toggle)
-        self.addToolBar(toolbar)
-
-    def _connect(self) -> None:
-        self.search_bar.searchRequested.connect(self.search)
-        self.search_bar.leaveDown.connect(self.results_view.setFocus)
-        self.results_view.selectionModel().currentChanged.connect(self._current_changed)
-        self.results_view.opened.connect(self._open_result)
-        self.results_view.copyRequested.connect(self.copy_passage)
-        self.preview.status.connect(self.status.showMessage)
-        self.welcome.sampleRequested.connect(self.import_sample)
-        self.welcome.importFilesRequested.connect(self.choose_files)
-        self.welcome.importFolderRequested.connect(self.choose_folder)
-        self.message_page.actionRequested.connect(self._search_everything)
-        self.library.scopeChanged.connect(self._scope_changed)
-        self.library.removeRequested.connect(self.remove_documents)
-        self.library.reimportRequested.connect(self.import_paths)
-        self.library.revealRequested.connect(self._reveal)
+        return central
 
     def _restore_state(self) -> None:
         settings = app_settings()
@@ -317,37 +155,12 @@ class MainWindow(QMainWindow):
     def start(self) -> None:
         """Begin the background work of a fresh window: list the library, load the model, and
         look for an import that did not finish last time."""
-        self.refresh_library()
+        self.listing.refresh()
         self.jobs.load_model()
         self.jobs.check_interrupted()
         self.sources.start()
-        self._show_notices()
-        self._rerun_search()  # whatever was typed while the library was opening
-
-    def _show_notices(self) -> None:
-        """The library's new notices (repairs, rebuilt index, read-only folder) in the notice bar."""
-        fresh = self.kb.notices[self._notices_shown :]
-        self._notices_shown = len(self.kb.notices)
-        if not fresh:
-            return
-        if self.notice.isVisible() and self.notice.asks:  # do not hide a question behind news
-            for text in fresh:
-                self.status.showMessage(text, 15000)
-            return
-        self.notice.show_notice("\n".join(fresh))
-
-    def _offer_resume(self, interrupted: InterruptedImport) -> None:
-        total = len(interrupted.done) + len(interrupted.remaining)
-        self.notice.show_notice(
-            self.tr("An import did not finish last time: %1 of %2 files were read. Import the other %3?")
-            .replace("%1", str(len(interrupted.done)))
-            .replace("%2", str(total))
-            .replace("%3", str(len(interrupted.remaining))),
-            [
-                (self.tr("Resume import"), self.jobs.resume),
-                (self.tr("Discard"), self.jobs.discard_interrupted),
-            ],
-        )
+        self.feedback.show_notices()
+        self.search_flow.rerun()  # whatever was typed while the library was opening
 
     def closeEvent(self, event: QCloseEvent) -> None:
         settings = app_settings()
@@ -359,349 +172,53 @@ class MainWindow(QMainWindow):
             self.jobs.cancel()
             self.sources.stop()
         self.preview.pdf_view.close_document()
-        if self.report_dialog is not None:
-            self.report_dialog.close()
+        self.feedback.close_report()
         wait_for_all()
         super().closeEvent(event)
 
-    # -- library ----------------------------------------------------------------------------
+    # -- what the library's changes change on screen ----------------------------------------
 
-    def refresh_library(self) -> None:
-        """Re-read the document list on a worker (at most one listing in flight)."""
-        if self._refreshing:
-            self._refresh_again = True
-            return
-        self._refreshing = True
-
-        def work(_ctx: OperationContext) -> Listing:
-            kb = self.kb
-            return kb.documents(), kb.embedding_progress(), kb.model_available, kb.ocr_states()
-
-        run_in_background(work, on_success=self._library_listed, on_failure=self._library_failed)
-
-    def _library_listed(self, value: Listing) -> None:
-        docs, embedded, semantic, ocr = value
-        self._refreshing = False
+    def _library_listed(self, listing: Listing) -> None:
+        docs, embedded, semantic, ocr = listing
         self.documents = docs
         self.library.model.semantic = semantic
         self.library.set_documents(docs, embedded, ocr)
         ready = [d for d in docs if d.status == DocumentStatus.READY]
         self.status.set_library(len(ready), sum(d.chunk_count for d in ready))
         self.library_loaded = True
-        self._update_idle_state()
-        self._update_actions()
+        self.update_idle_state()
+        self.menu_actions.update_enabled()
         emit(self.libraryLoaded)
-        if self._refresh_again:
-            self._refresh_again = False
-            self.refresh_library()
 
-    def _library_failed(self, err: BaseException) -> None:
-        self._refreshing = False
-        self._job_error(str(err))
-
-    # -- import -----------------------------------------------------------------------------
-
-    def import_paths(self, paths: Sequence[str]) -> None:
-        if paths and self.kb is not None and not self.kb.read_only:
-            self.jobs.import_paths(list(paths))
-
-    def import_sample(self) -> None:
-        self.import_paths([str(SAMPLE_LIBRARY)])
-
-    def choose_files(self) -> None:
-        patterns = " ".join(f"*{suffix}" for suffix in sorted(self.kb.supported_suffixes))
-        documents = self.tr("Documents (%1);;All files (*)").replace("%1", patterns)
-        files, _filter = QFileDialog.getOpenFileNames(self, self.tr("Import files"), "", documents)
-        self.import_paths(files)
-
-    def choose_folder(self) -> None:
-        folder = QFileDialog.getExistingDirectory(self, self.tr("Import a folder (with its subfolders)"))
-        self.import_paths([folder] if folder else [])
+    def update_idle_state(self) -> None:
+        """The preview only once there is something to preview, and the results area's page for
+        when no query is typed."""
+        if not self.library_loaded:
+            return
+        has_documents = any(d.status == DocumentStatus.READY for d in self.documents)
+        # An empty library has nothing to preview: the welcome page gets the whole width.
+        self.preview.setVisible(has_documents or self.jobs.busy)
+        if not self.search_bar.text().strip():
+            self.results_area.show_idle(has_documents, self.jobs.busy)
 
     def _busy_changed(self, busy: bool) -> None:
         if not busy:
             self.progress.finish()
-        self._update_idle_state()
-        self._update_actions()
+        self.update_idle_state()
+        self.menu_actions.update_enabled()
 
     def _import_finished(self, report: ImportReport) -> None:
-        self.last_report = report
-        self._show_notices()
-        if report.error:
-            self.notice.show_notice(report.error)
-        counts = {outcome: sum(1 for f in report.files if f.outcome is outcome) for outcome in Outcome}
-        added = counts[Outcome.IMPORTED] + counts[Outcome.UPDATED]
-        parts = [self.tr("%n files imported", "", added)]
-        if counts[Outcome.UNCHANGED] + counts[Outcome.DUPLICATE]:
-            parts.append(
-                self.tr(
-                    "%n already in the library", "", counts[Outcome.UNCHANGED] + counts[Outcome.DUPLICATE]
-                )
-            )
-        failed = len(report.failed) + len(report.problems)
-        if failed:
-            parts.append(self.tr("%n could not be imported", "", failed))
-        if report.cancelled:
-            parts.append(self.tr("cancelled"))
-        self.status.showMessage(" · ".join(parts), 15000)
-        if failed:
-            self.report_dialog = ImportReportDialog(report, self)
-            self.report_dialog.show()
-        self._rerun_search()
+        self.feedback.show_notices()
+        self.feedback.report_import(report)
+        self.search_flow.rerun()
 
     def _embedding_finished(self, complete: bool) -> None:
-        if complete:
-            self.status.showMessage(
-                self.tr("Semantic indexing finished: questions now also find passages by meaning."), 10000
-            )
-        self._rerun_search()
-
-    def remove_documents(self, doc_ids: list[int]) -> None:
-        if not doc_ids:
-            return
-        answer = QMessageBox.question(
-            self,
-            self.tr("Remove documents"),
-            self.tr(
-                "Remove %n documents from the library? The files themselves are not deleted.",
-                "",
-                len(doc_ids),
-            ),
-        )
-        if answer == QMessageBox.StandardButton.Yes:
-            self.preview.clear()
-            self.results_view.set_results([])
-            self.jobs.remove(doc_ids)
-
-    def _reveal(self, path: str) -> None:
-        if not desktop.reveal(path):
-            self.status.showMessage(self.tr("%1 is no longer there.").replace("%1", path), 10000)
-
-    def verify_library(self) -> None:
-        def shown(report) -> None:  # type: ignore[no-untyped-def]
-            if report.ok:
-                self.status.showMessage(self.tr("The library is consistent."), 10000)
-            else:
-                QMessageBox.warning(self, self.tr("Library problems"), "\n".join(report.problems))
-
-        run_in_background(
-            lambda _ctx: self.kb.verify(), on_success=shown, on_failure=lambda e: self._job_error(str(e))
-        )
+        self.feedback.report_embedding(complete)
+        self.search_flow.rerun()
 
     def _model_changed(self, state: str) -> None:
-        self.status.set_model_state(state, self.jobs.model_problem)
-        self.status.set_pending(self.jobs.pending, state)
-        if state != ModelState.LOADING:
-            self._show_notices()
-            self._rerun_search()
-            self.refresh_library()
-
-    def _job_error(self, message: str) -> None:
-        self.status.showMessage(self.tr("Something went wrong: %1").replace("%1", message), 20000)
-
-    # -- search -----------------------------------------------------------------------------
-
-    def search(self, query: str) -> None:
-        if self.kb is None:
-            return
-        if not query.strip():
-            self.searcher.latest = None
-            self.response = None
-            self.results_view.set_results([])
-            self.preview.clear()
-            self.info.hide()
-            self._update_idle_state()
-            self._update_actions()
-            return
-        self.searcher.search(query, self.library.scope_ids())
-
-    def _rerun_search(self) -> None:
-        if self.search_bar.text().strip():
-            self.search(self.search_bar.text())
-
-    def _scope_changed(self) -> None:
-        self._rerun_search()
-
-    def _search_everything(self) -> None:
-        self.library.scope.setChecked(False)
-
-    def _show_response(self, request: SearchRequest, response: SearchResponse) -> None:
-        if request.query != self.search_bar.text().strip():
-            return  # the field changed since; its own search is on the way
-        self.response = response
-        self._show_info(response)
-        if response.results:
-            keep = self.preview.result
-            self.results_view.set_results(response.results, keep)
-            self.results_stack.setCurrentWidget(self.results_view)
-        else:
-            self.results_view.set_results([])
-            self.preview.clear()
-            self._show_nothing_found(response, request)
-        self._update_actions()
-        emit(self.resultsShown)
-
-    def _show_info(self, response: SearchResponse) -> None:
-        """One muted line above the results: how the search was done, when it matters."""
-        text = ""
-        if response.status is ResponseStatus.KEYWORD_ONLY:
-            if self.jobs.model_state == ModelState.LOADING:
-                text = self.tr("Keyword matches only: the semantic model is still loading.")
-            elif self.jobs.model_state == ModelState.UNAVAILABLE:
-                text = self.tr("Keyword matches only: semantic search is not available.")
-            else:
-                text = response.message or ""
-        scope = self.library.scope_ids()
-        if scope is not None:
-            text = " ".join([text, self.tr("Searching only %n selected documents.", "", len(scope))]).strip()
-        self.info.setText(text)
-        self.info.setVisible(bool(text))
-
-    def _show_nothing_found(self, response: SearchResponse, request: SearchRequest) -> None:
-        if response.status is ResponseStatus.NOTHING_RELEVANT:
-            lines = [self.tr("No passage in the library is close to this question.")]
-            if response.unknown_words:
-                words = self.tr(", ").join(response.unknown_words)
-                lines.append(self.tr("Not in any document: %1").replace("%1", words))
-        else:
-            lines = [self.tr("No passage in the library contains these words.")]
-            if self.jobs.model_state == ModelState.LOADING:
-                lines.append(self.tr("Matching by meaning starts once the semantic model has loaded."))
-        action = ""
-        if request.document_ids is not None:
-            lines.append(self.tr("Only the documents selected in the library were searched."))
-            action = self.tr("Search all documents")
-        else:
-            lines.append(self.tr("Try other or fewer words, a synonym, or the other language."))
-        self.message_page.show_message(
-            self.tr("Nothing found for “%1”").replace("%1", request.query), "\n".join(lines), action
-        )
-        self.results_stack.setCurrentWidget(self.message_page)
-
-    def _search_failed(self, request: SearchRequest, message: str) -> None:
-        self.message_page.show_message(self.tr("The search failed"), message)
-        self.results_stack.setCurrentWidget(self.message_page)
-        emit(self.resultsShown)
-
-    def _current_changed(self, *_args: object) -> None:
-        result = self.results_view.current_result()
-        if result is not None and result != self.preview.result:
-            self.preview.show_result(result)
-
-    def _open_result(self, result: object) -> None:
-        self.search_bar.remember(self.search_bar.text())
-        if result is not None and result != self.preview.result:
-            self.preview.show_result(result)  # type: ignore[arg-type]
-
-    def _update_idle_state(self) -> None:
-        """The results area when no query is typed: welcome, importing, or a search hint."""
-        if not self.library_loaded:
-            return
-        ready = [d for d in self.documents if d.status == DocumentStatus.READY]
-        # An empty library has nothing to preview: the welcome page gets the whole width.
-        self.preview.setVisible(bool(ready) or self.jobs.busy)
-        if self.search_bar.text().strip():
-            return
-        if not ready and not self.jobs.busy:
-            self.results_stack.setCurrentWidget(self.welcome)
-        elif not ready:
-            self.message_page.show_message(
-                self.tr("Importing your documents…"),
-                self.tr("Each file can be searched as soon as it has been read."),
-            )
-            self.results_stack.setCurrentWidget(self.message_page)
-        else:
-            self.message_page.show_message(
-                self.tr("Search your library"),
-                self.tr(
-                    "Type a question, a word, an error code or a part number, in Chinese or English. "
-                    "Each result shows its document, page and heading; the page itself appears on the right."
-                ),
-            )
-            self.results_stack.setCurrentWidget(self.message_page)
-
-    def _update_actions(self) -> None:
-        if self.kb is None:
-            return
-        writable = not self.kb.read_only
-        for action in (self.import_files_action, self.import_folder_action, self.sample_action):
-            action.setEnabled(writable)
-        for button in (self.welcome.sample_button, self.welcome.files_button, self.welcome.folder_button):
-            button.setEnabled(writable)
-        self.library.set_writable(writable)
-        has_results = bool(self.response and self.response.results)
-        self.copy_action.setEnabled(has_results)
-        self.context_action.setEnabled(has_results)
-        self.cancel_action.setEnabled(self.jobs.busy and self.jobs.current_kind != EDIT)
-        self.embed_action.setEnabled(not self.jobs.busy and self.jobs.model_state != ModelState.UNAVAILABLE)
-
-    # -- clipboard, focus, dialogs ----------------------------------------------------------
-
-    def copy_passage(self, result: object = None) -> None:
-        result = result or self.results_view.current_result()
-        if result is None:
-            return
-        QGuiApplication.clipboard().setText(passage_with_citation(result))  # type: ignore[arg-type]
-        self.status.showMessage(
-            self.tr("Copied passage [%1] with its source.").replace("%1", str(result.citation)),  # type: ignore[attr-defined]
-            5000,
-        )
-
-    def copy_context(self) -> None:
-        if not self.response or not self.response.results:
-            return
-        top = self.response.results[:CONTEXT_RESULTS]
-        QGuiApplication.clipboard().setText(results_as_context(self.response.query, top))
-        self.status.showMessage(
-            self.tr("Copied %n passages as context for an assistant.", "", len(top)), 5000
-        )
-
-    def focus_search(self) -> None:
-        self.search_bar.setFocus()
-        self.search_bar.selectAll()
-
-    def open_settings(self) -> None:
-        SettingsDialog(self.kb.data_dir, self).exec()
-
-    def about(self) -> None:
-        QMessageBox.about(
-            self,
-            self.tr("About kbapp"),
-            self.tr("kbapp finds the passage you need in your manuals, offline.\nLibrary: %1").replace(
-                "%1", str(self.kb.data_dir)
-            ),
-        )
-
-    # -- drag and drop ----------------------------------------------------------------------
-
-    @staticmethod
-    def _local_paths(urls: Sequence[QUrl]) -> list[str]:
-        return [url.toLocalFile() for url in urls if url.isLocalFile() and url.toLocalFile()]
-
-    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
-        if (
-            self.kb is not None
-            and not self.kb.read_only
-            and event.mimeData().hasUrls()
-            and self._local_paths(event.mimeData().urls())
-        ):
-            event.acceptProposedAction()
-            overlay = self.drop_overlay
-            overlay.setGeometry(overlay.parentWidget().rect().adjusted(24, 24, -24, -24))
-            overlay.raise_()
-            overlay.show()
-        else:
-            event.ignore()
-
-    def dragLeaveEvent(self, event: QDragLeaveEvent) -> None:
-        self.drop_overlay.hide()
-        super().dragLeaveEvent(event)
-
-    def dropEvent(self, event: QDropEvent) -> None:
-        self.drop_overlay.hide()
-        paths = self._local_paths(event.mimeData().urls())
-        if not paths:
-            event.ignore()
-            return
-        event.acceptProposedAction()
-        self.import_paths(self.sources.take_folders(paths))
+        self.feedback.show_model_state(state)
+        if state != ModelState.LOADING:  # loading settled: notices, results and list may differ
+            self.feedback.show_notices()
+            self.search_flow.rerun()
+            self.listing.refresh()

@@ -42,7 +42,7 @@ class SourcesUi(QObject):
         self.sync.listed.connect(self._listed)
         self.sync.progress.connect(self.panel.show_progress)
         self.sync.finished.connect(self._synced)
-        self.sync.error.connect(window._job_error)
+        self.sync.error.connect(window.feedback.job_error)
         self.panel.watchRequested.connect(self.sync.watch)
         self.panel.unwatchRequested.connect(self.sync.unwatch)
         self.panel.syncRequested.connect(self.sync.sync_now)
@@ -88,11 +88,11 @@ class SourcesUi(QObject):
     def _picked(self) -> None:
         if self._window.searcher is not None:
             self._window.searcher.collections = self.picker.selected()
-            self._window._rerun_search()
+            self._window.search_flow.rerun()
 
     def _synced(self, report: Any) -> None:
         self.panel.show_report(report)
         if any(c.change is not Change.DUPLICATE for c in report.changes):  # a twin is reported each time
-            self._window.refresh_library()
-            self._window._rerun_search()
+            self._window.listing.refresh()
+            self._window.search_flow.rerun()
             self._window.jobs.embed()

@@ -131,7 +131,7 @@ def drop_paths(target: QWidget, paths: list[Path]) -> tuple[bool, bool]:
 def import_by_drop(qtbot, window, paths: list[Path]):  # type: ignore[no-untyped-def]
     """Drop ``paths`` on the results area (the drop reaches the window) and wait for the import."""
     with qtbot.waitSignal(window.jobs.importFinished, timeout=WAIT_MS) as finished:
-        accepted = drop_paths(window.results_stack.currentWidget(), paths)
+        accepted = drop_paths(window.results_area.stack.currentWidget(), paths)
     assert accepted == (True, True)
     qtbot.waitUntil(lambda: not window.jobs.busy, timeout=WAIT_MS)
     return finished.args[0]

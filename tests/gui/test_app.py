@@ -25,7 +25,7 @@ def test_run_shows_the_window_then_opens_the_library(
             return
         window = windows[0]
         seen["data_dir"] = window.kb.data_dir
-        seen["welcome"] = window.results_stack.currentWidget() is window.welcome
+        seen["welcome"] = window.results_area.stack.currentWidget() is window.results_area.welcome
         window.close()
 
     QTimer.singleShot(0, check)

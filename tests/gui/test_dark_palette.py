@@ -43,9 +43,11 @@ def test_dark_palette_results_and_preview(qtbot, dark_palette, open_window, manu
     window = open_window()
     import_by_drop(qtbot, window, [manuals / "camera_en.md", manuals / "camera_zh.txt"])
     search(qtbot, window, "exposure 曝光时间")
-    qtbot.waitUntil(lambda: window.preview.shown_doc == window.response.results[0].doc_id, timeout=WAIT_MS)
-    assert window.results_view.palette().color(QPalette.ColorRole.Base) == QColor("#1e1e1e")
+    qtbot.waitUntil(
+        lambda: window.preview.shown_doc == window.results_area.response.results[0].doc_id, timeout=WAIT_MS
+    )
+    assert window.results_area.results_view.palette().color(QPalette.ColorRole.Base) == QColor("#1e1e1e")
     # Muted row text (heading path) is drawn in the palette's placeholder colour, not a fixed grey.
-    row = window.results_view.model().index(0).data(HtmlRole)
+    row = window.results_area.results_view.model().index(0).data(HtmlRole)
     assert "#9a9a9a" in row
     screenshot(window, "07-dark-palette")

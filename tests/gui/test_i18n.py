@@ -49,8 +49,8 @@ def test_chinese_window(qtbot, chinese, open_window, manuals: Path) -> None:  # 
     from tests.gui.conftest import import_by_drop, search
 
     window = open_window()
-    assert window.welcome.title.text() == "资料库还是空的"
-    assert window.welcome.sample_button.text() == "试用示例资料库"
+    assert window.results_area.welcome.title.text() == "资料库还是空的"
+    assert window.results_area.welcome.sample_button.text() == "试用示例资料库"
     assert [a.text() for a in window.menuBar().actions()] == [
         "文件(&F)",
         "编辑(&E)",
@@ -62,7 +62,9 @@ def test_chinese_window(qtbot, chinese, open_window, manuals: Path) -> None:  # 
     qtbot.waitUntil(lambda: window.library.model.rowCount() == 2, timeout=10_000)
     assert window.status.library_label.text().startswith("2 个文档")
     search(qtbot, window, "coupling alignment")
-    qtbot.waitUntil(lambda: window.preview.shown_doc == window.response.results[0].doc_id, timeout=10_000)
+    qtbot.waitUntil(
+        lambda: window.preview.shown_doc == window.results_area.response.results[0].doc_id, timeout=10_000
+    )
     assert window.preview.where.text().endswith("第 2 页")
     assert window.library.model.headerData(0, Qt.Orientation.Horizontal) == "文档"
     screenshot(window, "06-chinese-ui")

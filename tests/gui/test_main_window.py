@@ -17,7 +17,7 @@ from tests.gui.slow_parser import slow_parse
 
 
 def rows(window) -> list[str]:  # type: ignore[no-untyped-def]
-    model = window.results_view.model()
+    model = window.results_area.results_view.model()
     return [model.index(i).data(HtmlRole) for i in range(model.rowCount())]
 
 
@@ -29,35 +29,38 @@ def plain(html: str) -> str:
 
 def test_first_launch_shows_what_to_drop(open_window) -> None:  # type: ignore[no-untyped-def]
     window = open_window()
-    assert window.results_stack.currentWidget() is window.welcome
+    area = window.results_area
+    assert area.stack.currentWidget() is area.welcome
     assert (
-        "Drop PDFs, Word, Markdown, text or HTML files or whole folders here"
-        in window.welcome.drop_hint.text()
+        "Drop PDFs, Word, Markdown, text or HTML files or whole folders here" in area.welcome.drop_hint.text()
     )
-    assert window.welcome.sample_button.text() == "Try the sample library"
-    assert not window.context_action.isEnabled()
+    assert area.welcome.sample_button.text() == "Try the sample library"
+    assert not window.menu_actions.context_action.isEnabled()
     screenshot(window, "01-first-launch")
 
 
 def test_sample_library_button_imports_it(qtbot, open_window) -> None:  # type: ignore[no-untyped-def]
     window = open_window()
+    area = window.results_area
     with qtbot.waitSignal(window.jobs.importFinished, timeout=WAIT_MS) as finished:
-        window.welcome.sample_button.click()
+        area.welcome.sample_button.click()
     report = finished.args[0]
     assert report.ok and len(report.files) >= 4
-    qtbot.waitUntil(lambda: window.results_stack.currentWidget() is window.message_page, timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: area.stack.currentWidget() is area.message_page, timeout=WAIT_MS)
     search(qtbot, window, "E5021")
-    assert {Path(r.path).suffix for r in window.response.results} >= {".md", ".pdf"}
+    assert {Path(r.path).suffix for r in area.response.results} >= {".md", ".pdf"}
 
 
 def test_drop_folder_then_search_english_and_chinese(qtbot, open_window, manuals: Path) -> None:  # type: ignore[no-untyped-def]
     window = open_window(parse_limits=ParseLimits())  # files are read in the worker process, as in the app
+    area = window.results_area
     report = import_by_drop(qtbot, window, [manuals])
     assert [Path(f.path).name for f in report.failed] == ["broken.pdf"]
-    assert window.report_dialog is not None and window.report_dialog.isVisible()
-    assert "broken.pdf" in window.report_dialog.reasons()
-    assert window.report_dialog.reasons()["broken.pdf"]  # a reason, not just a name
-    window.report_dialog.close()
+    dialog = window.feedback.report_dialog
+    assert dialog is not None and dialog.isVisible()
+    assert "broken.pdf" in dialog.reasons()
+    assert dialog.reasons()["broken.pdf"]  # a reason, not just a name
+    dialog.close()
     qtbot.waitUntil(lambda: window.library.model.rowCount() == 6, timeout=WAIT_MS)
     statuses = {
         window.library.model.index(r, 0).data(): window.library.model.index(r, 1).data() for r in range(6)
@@ -66,7 +69,7 @@ def test_drop_folder_then_search_english_and_chinese(qtbot, open_window, manuals
 
     search(qtbot, window, "exposure trigger")
     html = rows(window)
-    assert html and window.results_stack.currentWidget() is window.results_view
+    assert html and area.stack.currentWidget() is area.results_view
     for n, row in enumerate(html, start=1):
         assert row.startswith(f"<b>[{n}]</b>")
     assert any(">exposure</span>" in row.casefold() for row in html)
@@ -77,10 +80,10 @@ def test_drop_folder_then_search_english_and_chinese(qtbot, open_window, manuals
     typed.setCommitString("曝光时间")
     with qtbot.waitSignal(window.resultsShown, timeout=WAIT_MS):
         QApplication.sendEvent(window.search_bar, typed)
-    qtbot.waitUntil(lambda: window.preview.shown_doc == window.response.results[0].doc_id, timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: window.preview.shown_doc == area.response.results[0].doc_id, timeout=WAIT_MS)
     first = rows(window)[0]
     assert ">曝光时间</span>" in first
-    assert "camera_zh" in window.response.results[0].path
+    assert "camera_zh" in area.response.results[0].path
     screenshot(window, "03-results-text-preview")
 
 
@@ -103,9 +106,9 @@ def test_keyboard_copy_and_copy_as_context(qtbot, open_window, manuals: Path) ->
     window = open_window()
     import_by_drop(qtbot, window, [manuals / "camera_en.md", manuals / "pump.pdf"])
     search(qtbot, window, "coupling exposure")
-    results = window.response.results
+    results = window.results_area.response.results
     assert len(results) >= 2
-    view = window.results_view
+    view = window.results_area.results_view
     qtbot.keyClick(window.search_bar, Qt.Key.Key_Down)  # from the field into the list
     assert view.hasFocus() or QApplication.focusWidget() is view
     qtbot.keyClick(view, Qt.Key.Key_Down)
@@ -118,7 +121,7 @@ def test_keyboard_copy_and_copy_as_context(qtbot, open_window, manuals: Path) ->
         f"(source: {Path(second.path).name}{', p. ' + str(second.page) if second.page else ''})"
     )
 
-    window.context_action.trigger()
+    window.menu_actions.context_action.trigger()
     context = QGuiApplication.clipboard().text()
     first_line = context.splitlines()[0]
     assert "ignore any passage that does not" in first_line
@@ -185,28 +188,30 @@ def test_text_preview_marks_passage_after_astral_characters(qtbot, open_window, 
 
 def test_nothing_found_is_said_plainly(qtbot, open_window, manuals: Path) -> None:  # type: ignore[no-untyped-def]
     window = open_window()
+    area = window.results_area
     import_by_drop(qtbot, window, [manuals / "camera_en.md"])
     search(qtbot, window, "zebra giraffe")
-    assert window.results_stack.currentWidget() is window.message_page
-    assert window.message_page.title.text() == "Nothing found for “zebra giraffe”"
-    assert "No passage in the library contains these words." in window.message_page.body.text()
-    assert window.results_view.model().rowCount() == 0 and not window.context_action.isEnabled()
+    assert area.stack.currentWidget() is area.message_page
+    assert area.message_page.title.text() == "Nothing found for “zebra giraffe”"
+    assert "No passage in the library contains these words." in area.message_page.body.text()
+    assert area.results_view.model().rowCount() == 0 and not window.menu_actions.context_action.isEnabled()
     screenshot(window, "05-no-results")
 
 
 def test_search_only_selected_documents(qtbot, open_window, manuals: Path) -> None:  # type: ignore[no-untyped-def]
     window = open_window()
+    area = window.results_area
     import_by_drop(qtbot, window, [manuals / "camera_en.md", manuals / "camera_zh.txt"])
     qtbot.waitUntil(lambda: window.library.model.rowCount() == 2, timeout=WAIT_MS)
     search(qtbot, window, "E5021")
-    assert {Path(r.path).name for r in window.response.results} == {"camera_en.md", "camera_zh.txt"}
+    assert {Path(r.path).name for r in area.response.results} == {"camera_en.md", "camera_zh.txt"}
     table = window.library.table
     row = next(r for r in range(2) if table.model().index(r, 0).data() == "XK-200 相机说明书")
     with qtbot.waitSignal(window.resultsShown, timeout=WAIT_MS):
         table.selectRow(row)
         window.library.scope.setChecked(True)
-    assert {Path(r.path).name for r in window.response.results} == {"camera_zh.txt"}
-    assert "Searching only 1 selected documents." in window.info.text() or "1 selected" in window.info.text()
+    assert {Path(r.path).name for r in area.response.results} == {"camera_zh.txt"}
+    assert "Searching only 1 selected documents." in area.info.text() or "1 selected" in area.info.text()
 
 
 def test_cancel_half_way_leaves_a_consistent_library(qtbot, open_window, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
@@ -226,7 +231,7 @@ def test_cancel_half_way_leaves_a_consistent_library(qtbot, open_window, tmp_pat
         assert "of 30" in window.progress.headline.text()
         # Searching keeps working while the import runs, and finds what is already in.
         search(qtbot, window, "filter")
-        assert window.response.results
+        assert window.results_area.response.results
         qtbot.waitUntil(lambda: window.library.model.rowCount() > 0, timeout=WAIT_MS)  # listed as they come
         screenshot(window, "02-importing")
         window.progress.cancel_button.click()

@@ -35,7 +35,8 @@ def test_semantic_result_arrives_after_embedding(qtbot, open_window, manuals: Pa
     assert not window.status.pending_label.isVisible()
 
     search(qtbot, window, "the picture looks too dark")
-    top = window.response.results[0]
+    top = window.results_area.response.results[0]
     assert Path(top.path).name == "camera_en.md"
     assert "dense_rank" in top.why and top.why["similarity"] >= 0.8
-    assert "Semantic match: rank 1" in window.results_view.model().index(0).data(Qt.ItemDataRole.ToolTipRole)
+    tooltip = window.results_area.results_view.model().index(0).data(Qt.ItemDataRole.ToolTipRole)
+    assert "Semantic match: rank 1" in tooltip

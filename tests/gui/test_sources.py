@@ -30,6 +30,7 @@ def synced(qtbot, window) -> None:  # type: ignore[no-untyped-def]
 
 def watch_and_search(qtbot, window, manuals: Path, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     ui = window.sources
+    area = window.results_area
     pumps = tmp_path / "pumps"
     pumps.mkdir()
     shutil.move(manuals / "pump.pdf", pumps / "pump.pdf")
@@ -43,7 +44,7 @@ def watch_and_search(qtbot, window, manuals: Path, tmp_path: Path) -> None:  # t
     (manuals / "broken.pdf").unlink()
     ui.panel.keep_in_sync.setChecked(True)
     with qtbot.waitSignal(ui.sync.finished, timeout=WAIT_MS):
-        assert drop_paths(window.results_stack.currentWidget(), [manuals]) == (True, True)
+        assert drop_paths(area.stack.currentWidget(), [manuals]) == (True, True)
     qtbot.waitUntil(lambda: len(folder_rows(window)) == 2, timeout=WAIT_MS)
     qtbot.waitUntil(lambda: window.library.model.rowCount() == 5, timeout=WAIT_MS)
     assert not window.jobs.busy or window.jobs.current_kind != "import"  # watched, not imported once
@@ -66,13 +67,13 @@ def watch_and_search(qtbot, window, manuals: Path, tmp_path: Path) -> None:  # t
     qtbot.waitUntil(lambda: "2" in ui.panel.collections.item(0).text(), timeout=WAIT_MS)  # "Cameras (2 …"
 
     search(qtbot, window, "coupling")
-    assert {Path(r.path).name for r in window.response.results} == {"pump.pdf"}
+    assert {Path(r.path).name for r in area.response.results} == {"pump.pdf"}
     with qtbot.waitSignal(window.resultsShown, timeout=WAIT_MS):
         ui.picker.choose(["Cameras"])
-    assert not window.response.results  # the pump manual is not in this collection
+    assert not area.response.results  # the pump manual is not in this collection
     search(qtbot, window, "E5021")
-    assert {Path(r.path).name for r in window.response.results} <= {"camera_en.md", "camera_zh.txt"}
-    assert window.response.results
+    assert {Path(r.path).name for r in area.response.results} <= {"camera_en.md", "camera_zh.txt"}
+    assert area.response.results
     ui.panel.collections.item(0).setSelected(True)
     window.sources.dock.raise_()
 

@@ -12,7 +12,7 @@
     </message>
 </context>
 <context>
-    <name>MainWindow</name>
+    <name>JobFeedback</name>
     <message numerus="yes">
         <source>%n files imported</source>
         <translation>
@@ -34,6 +34,9 @@
             <numerusform>%n could not be imported</numerusform>
         </translation>
     </message>
+</context>
+<context>
+    <name>LibraryCommands</name>
     <message numerus="yes">
         <source>Remove %n documents from the library? The files themselves are not deleted.</source>
         <translation>
@@ -41,6 +44,9 @@
             <numerusform>Remove %n documents from the library? The files themselves are not deleted.</numerusform>
         </translation>
     </message>
+</context>
+<context>
+    <name>ResultsArea</name>
     <message numerus="yes">
         <source>Searching only %n selected documents.</source>
         <translation>

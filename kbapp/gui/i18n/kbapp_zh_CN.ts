@@ -77,6 +77,13 @@
     </message>
 </context>
 <context>
+    <name>DropImport</name>
+    <message>
+        <source>Drop to import into the library</source>
+        <translation>松开即可导入资料库</translation>
+    </message>
+</context>
+<context>
     <name>Formatting</name>
     <message>
         <source>pp. %1–%2</source>
@@ -153,6 +160,88 @@
     </message>
 </context>
 <context>
+    <name>JobFeedback</name>
+    <message>
+        <source>Something went wrong: %1</source>
+        <translation>出现错误：%1</translation>
+    </message>
+    <message>
+        <source>An import did not finish last time: %1 of %2 files were read. Import the other %3?</source>
+        <translation>上次的导入没有完成：%2 个文件中已读取 %1 个。要导入其余 %3 个吗？</translation>
+    </message>
+    <message>
+        <source>Resume import</source>
+        <translation>继续导入</translation>
+    </message>
+    <message>
+        <source>Discard</source>
+        <translation>放弃</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n files imported</source>
+        <translation>
+            <numerusform>已导入 %n 个文件</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n already in the library</source>
+        <translation>
+            <numerusform>%n 个已在资料库中</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n could not be imported</source>
+        <translation>
+            <numerusform>%n 个未能导入</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <source>Semantic indexing finished: questions now also find passages by meaning.</source>
+        <translation>语义索引已完成：现在提问也能按语义找到段落。</translation>
+    </message>
+</context>
+<context>
+    <name>LibraryCommands</name>
+    <message>
+        <source>Documents (%1);;All files (*)</source>
+        <translation>文档 (%1);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Import files</source>
+        <translation>导入文件</translation>
+    </message>
+    <message>
+        <source>Import a folder (with its subfolders)</source>
+        <translation>导入文件夹（包括子文件夹）</translation>
+    </message>
+    <message>
+        <source>Remove documents</source>
+        <translation>移除文档</translation>
+    </message>
+    <message numerus="yes">
+        <source>Remove %n documents from the library? The files themselves are not deleted.</source>
+        <translation>
+            <numerusform>要从资料库中移除 %n 个文档吗？文件本身不会被删除。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 is no longer there.</source>
+        <translation>%1 已不存在。</translation>
+    </message>
+    <message>
+        <source>The library is consistent.</source>
+        <translation>资料库完好。</translation>
+    </message>
+    <message>
+        <source>Library problems</source>
+        <translation>资料库问题</translation>
+    </message>
+</context>
+<context>
     <name>LibraryPanel</name>
     <message>
         <source>Filter documents…</source>
@@ -194,258 +283,8 @@
         <translation>kbapp — 手册搜索</translation>
     </message>
     <message>
-        <source>Drop to import into the library</source>
-        <translation>松开即可导入资料库</translation>
-    </message>
-    <message>
-        <source>Opening the library…</source>
-        <translation>正在打开资料库…</translation>
-    </message>
-    <message>
         <source>Library</source>
         <translation>资料库</translation>
-    </message>
-    <message>
-        <source>Import &amp;files…</source>
-        <translation>导入文件(&amp;F)…</translation>
-    </message>
-    <message>
-        <source>Import f&amp;older…</source>
-        <translation>导入文件夹(&amp;O)…</translation>
-    </message>
-    <message>
-        <source>Import the &amp;sample library</source>
-        <translation>导入示例资料库(&amp;S)</translation>
-    </message>
-    <message>
-        <source>&amp;Settings…</source>
-        <translation>设置(&amp;S)…</translation>
-    </message>
-    <message>
-        <source>&amp;Quit</source>
-        <translation>退出(&amp;Q)</translation>
-    </message>
-    <message>
-        <source>&amp;Copy passage with citation</source>
-        <translation>复制段落及出处(&amp;C)</translation>
-    </message>
-    <message>
-        <source>Copy results as &amp;context</source>
-        <translation>复制结果作为上下文(&amp;C)</translation>
-    </message>
-    <message>
-        <source>Copy the top passages with their sources, ready to paste into an assistant</source>
-        <translation>复制排名靠前的段落及其出处，可直接粘贴给 AI 助手</translation>
-    </message>
-    <message>
-        <source>&amp;Find</source>
-        <translation>查找(&amp;F)</translation>
-    </message>
-    <message>
-        <source>Finish &amp;semantic indexing</source>
-        <translation>完成语义索引(&amp;S)</translation>
-    </message>
-    <message>
-        <source>&amp;Check the library</source>
-        <translation>检查资料库(&amp;C)</translation>
-    </message>
-    <message>
-        <source>Cancel import or indexing</source>
-        <translation>取消导入或索引</translation>
-    </message>
-    <message>
-        <source>&amp;About kbapp</source>
-        <translation>关于 kbapp(&amp;A)</translation>
-    </message>
-    <message>
-        <source>Import folder</source>
-        <translation>导入文件夹</translation>
-    </message>
-    <message>
-        <source>Copy as context</source>
-        <translation>复制为上下文</translation>
-    </message>
-    <message>
-        <source>&amp;Library panel</source>
-        <translation>资料库面板(&amp;L)</translation>
-    </message>
-    <message>
-        <source>&amp;File</source>
-        <translation>文件(&amp;F)</translation>
-    </message>
-    <message>
-        <source>&amp;Edit</source>
-        <translation>编辑(&amp;E)</translation>
-    </message>
-    <message>
-        <source>&amp;Library</source>
-        <translation>资料库(&amp;L)</translation>
-    </message>
-    <message>
-        <source>&amp;Help</source>
-        <translation>帮助(&amp;H)</translation>
-    </message>
-    <message>
-        <source>Main toolbar</source>
-        <translation>主工具栏</translation>
-    </message>
-    <message>
-        <source>An import did not finish last time: %1 of %2 files were read. Import the other %3?</source>
-        <translation>上次的导入没有完成：%2 个文件中已读取 %1 个。要导入其余 %3 个吗？</translation>
-    </message>
-    <message>
-        <source>Resume import</source>
-        <translation>继续导入</translation>
-    </message>
-    <message>
-        <source>Discard</source>
-        <translation>放弃</translation>
-    </message>
-    <message>
-        <source>Import files</source>
-        <translation>导入文件</translation>
-    </message>
-    <message>
-        <source>Import a folder (with its subfolders)</source>
-        <translation>导入文件夹（包括子文件夹）</translation>
-    </message>
-    <message numerus="yes">
-        <source>%n files imported</source>
-        <translation>
-            <numerusform>已导入 %n 个文件</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>%n already in the library</source>
-        <translation>
-            <numerusform>%n 个已在资料库中</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>%n could not be imported</source>
-        <translation>
-            <numerusform>%n 个未能导入</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>cancelled</source>
-        <translation>已取消</translation>
-    </message>
-    <message>
-        <source>Semantic indexing finished: questions now also find passages by meaning.</source>
-        <translation>语义索引已完成：现在提问也能按语义找到段落。</translation>
-    </message>
-    <message>
-        <source>Remove documents</source>
-        <translation>移除文档</translation>
-    </message>
-    <message numerus="yes">
-        <source>Remove %n documents from the library? The files themselves are not deleted.</source>
-        <translation>
-            <numerusform>要从资料库中移除 %n 个文档吗？文件本身不会被删除。</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>%1 is no longer there.</source>
-        <translation>%1 已不存在。</translation>
-    </message>
-    <message>
-        <source>The library is consistent.</source>
-        <translation>资料库完好。</translation>
-    </message>
-    <message>
-        <source>Library problems</source>
-        <translation>资料库问题</translation>
-    </message>
-    <message>
-        <source>Something went wrong: %1</source>
-        <translation>出现错误：%1</translation>
-    </message>
-    <message>
-        <source>Keyword matches only: the semantic model is still loading.</source>
-        <translation>仅显示关键词匹配：语义模型仍在加载。</translation>
-    </message>
-    <message>
-        <source>Keyword matches only: semantic search is not available.</source>
-        <translation>仅显示关键词匹配：语义搜索不可用。</translation>
-    </message>
-    <message numerus="yes">
-        <source>Searching only %n selected documents.</source>
-        <translation>
-            <numerusform>只搜索选中的 %n 个文档。</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>No passage in the library is close to this question.</source>
-        <translation>资料库中没有与这个问题相近的段落。</translation>
-    </message>
-    <message>
-        <source>No passage in the library contains these words.</source>
-        <translation>资料库中没有包含这些词的段落。</translation>
-    </message>
-    <message>
-        <source>Matching by meaning starts once the semantic model has loaded.</source>
-        <translation>语义模型加载完成后，即可按语义匹配。</translation>
-    </message>
-    <message>
-        <source>Try other or fewer words, a synonym, or the other language.</source>
-        <translation>请尝试换用或减少关键词、使用同义词，或换一种语言。</translation>
-    </message>
-    <message>
-        <source>Only the documents selected in the library were searched.</source>
-        <translation>只搜索了资料库中选中的文档。</translation>
-    </message>
-    <message>
-        <source>Documents (%1);;All files (*)</source>
-        <translation>文档 (%1);;所有文件 (*)</translation>
-    </message>
-    <message>
-        <source>Search all documents</source>
-        <translation>搜索全部文档</translation>
-    </message>
-    <message>
-        <source>Nothing found for “%1”</source>
-        <translation>没有找到“%1”</translation>
-    </message>
-    <message>
-        <source>The search failed</source>
-        <translation>搜索失败</translation>
-    </message>
-    <message>
-        <source>Importing your documents…</source>
-        <translation>正在导入文档…</translation>
-    </message>
-    <message>
-        <source>Each file can be searched as soon as it has been read.</source>
-        <translation>每个文件读取完成后即可搜索。</translation>
-    </message>
-    <message>
-        <source>Search your library</source>
-        <translation>搜索资料库</translation>
-    </message>
-    <message>
-        <source>Type a question, a word, an error code or a part number, in Chinese or English. Each result shows its document, page and heading; the page itself appears on the right.</source>
-        <translation>输入问题、词语、错误码或零件号，中文或英文均可。每条结果都注明文档、页码和标题，原页面显示在右侧。</translation>
-    </message>
-    <message>
-        <source>Copied passage [%1] with its source.</source>
-        <translation>已复制段落 [%1] 及其出处。</translation>
-    </message>
-    <message numerus="yes">
-        <source>Copied %n passages as context for an assistant.</source>
-        <translation>
-            <numerusform>已复制 %n 个段落，可作为 AI 助手的上下文。</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>About kbapp</source>
-        <translation>关于 kbapp</translation>
-    </message>
-    <message>
-        <source>kbapp finds the passage you need in your manuals, offline.
-Library: %1</source>
-        <translation>kbapp 离线在您的手册中找到所需的段落。
-资料库：%1</translation>
     </message>
 </context>
 <context>
@@ -559,6 +398,85 @@ Library: %1</source>
     <message>
         <source>Cancelling…</source>
         <translation>正在取消…</translation>
+    </message>
+</context>
+<context>
+    <name>ResultsArea</name>
+    <message>
+        <source>Opening the library…</source>
+        <translation>正在打开资料库…</translation>
+    </message>
+    <message>
+        <source>Importing your documents…</source>
+        <translation>正在导入文档…</translation>
+    </message>
+    <message>
+        <source>Each file can be searched as soon as it has been read.</source>
+        <translation>每个文件读取完成后即可搜索。</translation>
+    </message>
+    <message>
+        <source>Search your library</source>
+        <translation>搜索资料库</translation>
+    </message>
+    <message>
+        <source>Type a question, a word, an error code or a part number, in Chinese or English. Each result shows its document, page and heading; the page itself appears on the right.</source>
+        <translation>输入问题、词语、错误码或零件号，中文或英文均可。每条结果都注明文档、页码和标题，原页面显示在右侧。</translation>
+    </message>
+    <message>
+        <source>Keyword matches only: the semantic model is still loading.</source>
+        <translation>仅显示关键词匹配：语义模型仍在加载。</translation>
+    </message>
+    <message>
+        <source>Keyword matches only: semantic search is not available.</source>
+        <translation>仅显示关键词匹配：语义搜索不可用。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Searching only %n selected documents.</source>
+        <translation>
+            <numerusform>只搜索选中的 %n 个文档。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>No passage in the library is close to this question.</source>
+        <translation>资料库中没有与这个问题相近的段落。</translation>
+    </message>
+    <message>
+        <source>No passage in the library contains these words.</source>
+        <translation>资料库中没有包含这些词的段落。</translation>
+    </message>
+    <message>
+        <source>Matching by meaning starts once the semantic model has loaded.</source>
+        <translation>语义模型加载完成后，即可按语义匹配。</translation>
+    </message>
+    <message>
+        <source>Only the documents selected in the library were searched.</source>
+        <translation>只搜索了资料库中选中的文档。</translation>
+    </message>
+    <message>
+        <source>Search all documents</source>
+        <translation>搜索全部文档</translation>
+    </message>
+    <message>
+        <source>Try other or fewer words, a synonym, or the other language.</source>
+        <translation>请尝试换用或减少关键词、使用同义词，或换一种语言。</translation>
+    </message>
+    <message>
+        <source>Nothing found for “%1”</source>
+        <translation>没有找到“%1”</translation>
+    </message>
+    <message>
+        <source>The search failed</source>
+        <translation>搜索失败</translation>
+    </message>
+    <message>
+        <source>Copied passage [%1] with its source.</source>
+        <translation>已复制段落 [%1] 及其出处。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Copied %n passages as context for an assistant.</source>
+        <translation>
+            <numerusform>已复制 %n 个段落，可作为 AI 助手的上下文。</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -792,6 +710,111 @@ Library: %1</source>
     <message>
         <source>Import folder…</source>
         <translation>导入文件夹…</translation>
+    </message>
+</context>
+<context>
+    <name>WindowActions</name>
+    <message>
+        <source>Import &amp;files…</source>
+        <translation>导入文件(&amp;F)…</translation>
+    </message>
+    <message>
+        <source>Import f&amp;older…</source>
+        <translation>导入文件夹(&amp;O)…</translation>
+    </message>
+    <message>
+        <source>Import the &amp;sample library</source>
+        <translation>导入示例资料库(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Settings…</source>
+        <translation>设置(&amp;S)…</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>&amp;Copy passage with citation</source>
+        <translation>复制段落及出处(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Copy results as &amp;context</source>
+        <translation>复制结果作为上下文(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Copy the top passages with their sources, ready to paste into an assistant</source>
+        <translation>复制排名靠前的段落及其出处，可直接粘贴给 AI 助手</translation>
+    </message>
+    <message>
+        <source>&amp;Find</source>
+        <translation>查找(&amp;F)</translation>
+    </message>
+    <message>
+        <source>Finish &amp;semantic indexing</source>
+        <translation>完成语义索引(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Check the library</source>
+        <translation>检查资料库(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Cancel import or indexing</source>
+        <translation>取消导入或索引</translation>
+    </message>
+    <message>
+        <source>&amp;About kbapp</source>
+        <translation>关于 kbapp(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Import files</source>
+        <translation>导入文件</translation>
+    </message>
+    <message>
+        <source>Import folder</source>
+        <translation>导入文件夹</translation>
+    </message>
+    <message>
+        <source>Copy as context</source>
+        <translation>复制为上下文</translation>
+    </message>
+    <message>
+        <source>&amp;Library panel</source>
+        <translation>资料库面板(&amp;L)</translation>
+    </message>
+    <message>
+        <source>Library</source>
+        <translation>资料库</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;Edit</source>
+        <translation>编辑(&amp;E)</translation>
+    </message>
+    <message>
+        <source>&amp;Library</source>
+        <translation>资料库(&amp;L)</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <source>Main toolbar</source>
+        <translation>主工具栏</translation>
+    </message>
+    <message>
+        <source>About kbapp</source>
+        <translation>关于 kbapp</translation>
+    </message>
+    <message>
+        <source>kbapp finds the passage you need in your manuals, offline.
+Library: %1</source>
+        <translation>kbapp 离线在您的手册中找到所需的段落。
+资料库：%1</translation>
     </message>
 </context>
 </TS>

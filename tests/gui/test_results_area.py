@@ -1,0 +1,89 @@
+"""The results area's states, worded for the user: nothing found and why, a narrowed scope, a
+model still loading, and the pages shown when no query is typed."""
+
+from __future__ import annotations
+
+from kbapp.contract import ModelState, ResponseStatus, SearchResponse
+from kbapp.gui.results_area import ResultsArea
+from kbapp.gui.search_runner import SearchRequest
+
+
+def nothing(query: str, status: ResponseStatus, unknown: tuple[str, ...] = ()) -> SearchResponse:
+    return SearchResponse(query, "hybrid", [], status, unknown_words=unknown)
+
+
+def test_a_question_about_words_the_library_never_saw_says_which(qtbot) -> None:  # type: ignore[no-untyped-def]
+    area = ResultsArea()
+    qtbot.addWidget(area)
+    request = SearchRequest("zebra giraffe")
+    response = nothing(request.query, ResponseStatus.NOTHING_RELEVANT, ("zebra", "giraffe"))
+    area.show_response(request, response, model_state=ModelState.READY, scope=None, keep=None)
+    assert area.stack.currentWidget() is area.message_page
+    assert area.message_page.title.text() == "Nothing found for “zebra giraffe”"
+    assert area.message_page.body.text().splitlines() == [
+        "No passage in the library is close to this question.",
+        "Not in any document: zebra, giraffe",
+        "Try other or fewer words, a synonym, or the other language.",
+    ]
+    assert area.message_page.action.isHidden()
+    assert area.response is response and area.info.isHidden()
+
+
+def test_nothing_found_in_a_scope_offers_to_search_everything(qtbot) -> None:  # type: ignore[no-untyped-def]
+    area = ResultsArea()
+    qtbot.addWidget(area)
+    request = SearchRequest("pump", (3, 5))
+    area.show_response(
+        request,
+        nothing("pump", ResponseStatus.NOTHING_FOUND),
+        model_state=ModelState.LOADING,
+        scope=[3, 5],
+        keep=None,
+    )
+    assert area.message_page.body.text().splitlines() == [
+        "No passage in the library contains these words.",
+        "Matching by meaning starts once the semantic model has loaded.",
+        "Only the documents selected in the library were searched.",
+    ]
+    assert area.message_page.action.text() == "Search all documents"
+    assert not area.message_page.action.isHidden()
+    assert area.info.text() == "Searching only 2 selected documents."
+    with qtbot.waitSignal(area.message_page.actionRequested):
+        area.message_page.action.click()
+
+
+def test_keyword_only_says_why(qtbot) -> None:  # type: ignore[no-untyped-def]
+    area = ResultsArea()
+    qtbot.addWidget(area)
+    response = nothing("pump", ResponseStatus.KEYWORD_ONLY)
+    area.show_response(SearchRequest("pump"), response, model_state=ModelState.LOADING, scope=None, keep=None)
+    assert area.info.text() == "Keyword matches only: the semantic model is still loading."
+    area.show_response(
+        SearchRequest("pump"), response, model_state=ModelState.UNAVAILABLE, scope=None, keep=None
+    )
+    assert area.info.text() == "Keyword matches only: semantic search is not available."
+    area.clear()
+    assert area.response is None and area.info.isHidden()
+
+
+def test_with_no_query_the_page_fits_the_library(qtbot) -> None:  # type: ignore[no-untyped-def]
+    area = ResultsArea()
+    qtbot.addWidget(area)
+    assert area.message_page.title.text() == "Opening the library…"
+    area.show_idle(has_documents=False, importing=False)
+    assert area.stack.currentWidget() is area.welcome
+    area.show_idle(has_documents=False, importing=True)
+    assert area.stack.currentWidget() is area.message_page
+    assert area.message_page.title.text() == "Importing your documents…"
+    area.show_idle(has_documents=True, importing=True)
+    assert area.message_page.title.text() == "Search your library"
+
+
+def test_a_read_only_library_offers_no_import(qtbot) -> None:  # type: ignore[no-untyped-def]
+    area = ResultsArea()
+    qtbot.addWidget(area)
+    area.set_writable(False)
+    buttons = (area.welcome.sample_button, area.welcome.files_button, area.welcome.folder_button)
+    assert not any(b.isEnabled() for b in buttons)
+    area.set_writable(True)
+    assert all(b.isEnabled() for b in buttons)
