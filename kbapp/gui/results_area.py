@@ -120,8 +120,8 @@ class ResultsArea(QWidget):
         if response.status is ResponseStatus.NOTHING_RELEVANT:
             lines = [self.tr("No passage in the library is close to this question.")]
             if response.unknown_words:
-                words = self.tr(", ").join(response.unknown_words)
-                lines.append(self.tr("Not in any document: %1").replace("%1", words))
+                words = ", ".join(response.unknown_words)
+                lines.append(self.tr("No document mentions: %1").replace("%1", words))
         else:
             lines = [self.tr("No passage in the library contains these words.")]
             if model_state == ModelState.LOADING:

@@ -22,7 +22,7 @@ def test_a_question_about_words_the_library_never_saw_says_which(qtbot) -> None:
     assert area.message_page.title.text() == "Nothing found for “zebra giraffe”"
     assert area.message_page.body.text().splitlines() == [
         "No passage in the library is close to this question.",
-        "Not in any document: zebra, giraffe",
+        "No document mentions: zebra, giraffe",
         "Try other or fewer words, a synonym, or the other language.",
     ]
     assert area.message_page.action.isHidden()

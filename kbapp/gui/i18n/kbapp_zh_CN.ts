@@ -441,6 +441,10 @@
         <translation>资料库中没有与这个问题相近的段落。</translation>
     </message>
     <message>
+        <source>No document mentions: %1</source>
+        <translation>没有任何文档提到：%1</translation>
+    </message>
+    <message>
         <source>No passage in the library contains these words.</source>
         <translation>资料库中没有包含这些词的段落。</translation>
     </message>
