@@ -15,7 +15,6 @@ a worker process with time and memory limits (``ParseLimits``).
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import cast
@@ -39,8 +38,9 @@ from kbapp.grouping.collections import Collections
 from kbapp.importing.copies import CopyStore
 from kbapp.importing.jobs import ImportJobs
 from kbapp.importing.ocr_stage import OcrStage
-from kbapp.importing.parse_worker import ParseLimits, ParseWorker, require_picklable
-from kbapp.importing.reading import InProcessReader, Parser, Reader
+from kbapp.importing.parse_worker import ParseLimits
+from kbapp.importing.readers import Readers
+from kbapp.importing.reading import Parser
 from kbapp.importing.removal import remove_documents
 from kbapp.ingest import SUPPORTED_SUFFIXES, parse_file
 from kbapp.library.vectors import Vectors
@@ -89,8 +89,11 @@ class KnowledgeBase:
         A damaged library file is moved aside and a rebuild from the kept copies is queued as an
         interrupted import (``recovering``); ``notices`` says what happened.
         """
-        if parse_limits is not None:
-            require_picklable(parse)
+        self.model = ModelHandle(
+            default_pack_dir() if pack_dir is _DEFAULT else cast("Path | None", pack_dir)
+        )
+        # Raises for a parse the worker cannot be given, before anything is made.
+        self._readers = Readers(parse, chunking or ChunkingConfig(), parse_limits, self.model)
         self.data_dir = Path(data_dir)
         try:
             self.data_dir.mkdir(parents=True, exist_ok=True)
@@ -100,13 +103,6 @@ class KnowledgeBase:
         self.read_only = not folder_writable(self.data_dir)
         self.copies = CopyStore(self.data_dir)
         self.keep_copies = keep_copies
-        self.model = ModelHandle(
-            default_pack_dir() if pack_dir is _DEFAULT else cast("Path | None", pack_dir)
-        )
-        self._parse = parse
-        self._chunking = chunking or ChunkingConfig()
-        self._limits = parse_limits
-        self._worker: ParseWorker | None = None
         self._autoload = autoload_model
         self.collections = Collections(lambda: self.engine)
         self.sources = WatchedFolders.of(self)
@@ -128,18 +124,10 @@ class KnowledgeBase:
             self.copies,
             keep_copies=self.keep_copies,
             read_only=self.read_only,
-            reader=self._reader,
+            reader=self._readers.files,
             notices=self.notices,
         )
-        self._ocr = OcrStage(
-            engine,
-            self.data_dir,
-            self.copies,
-            self._chunking,
-            self._limits,
-            self.model.token_counter,
-            self.model.tokenizer_path,
-        )
+        self._ocr = OcrStage(engine, self.data_dir, self.copies, self._readers.pages)
         self._searcher = Searcher(engine)
         self._vectors = Vectors(
             engine, self.data_dir, self.model, self._searcher, read_only=self.read_only, notices=self.notices
@@ -186,9 +174,7 @@ class KnowledgeBase:
 
     def close(self) -> None:
         self._vectors.save()
-        if self._worker is not None:
-            self._worker.stop()
-        self._ocr.stop()
+        self._readers.stop()
         self.engine.dispose()
 
     def __enter__(self) -> KnowledgeBase:
@@ -196,21 +182,6 @@ class KnowledgeBase:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
-
-    # -- importing ----------------------------------------------------------------------------
-
-    def _reader(self) -> Reader:
-        """The reader of this library's imports; the parse worker is started now (in the background),
-        the tokenizer is loaded when the first file is read (an import of unchanged files needs neither)."""
-        if self._limits is None:
-            return InProcessReader(self._parse, self.model.token_counter, self._chunking)
-        if self._worker is None:
-            self._worker = ParseWorker(
-                self._parse, self._chunking, self._limits, self.model.token_counter, self.model.tokenizer_path
-            )
-        with contextlib.suppress(OSError):  # reported for the first file, if it persists
-            self._worker.start()
-        return self._worker
 
     # -- OCR of scanned pages -------------------------------------------------------------------
 
@@ -224,7 +195,7 @@ class KnowledgeBase:
         return self._ocr.lines(doc_id)
 
     def pending_ocr(self) -> int:
-        return sum(state.pending for state in self._ocr.states().values())
+        return self._ocr.pending()
 
     def run_ocr(
         self,
