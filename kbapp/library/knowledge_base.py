@@ -19,8 +19,6 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import cast
 
-from sqlalchemy.engine import Engine
-
 from kbapp.chunking import ChunkingConfig
 from kbapp.contract import (
     DocumentRecord,
@@ -45,15 +43,11 @@ from kbapp.importing.removal import remove_documents
 from kbapp.ingest import SUPPORTED_SUFFIXES, parse_file
 from kbapp.library.vectors import Vectors
 from kbapp.maintenance import checkup
-from kbapp.maintenance.recovery import Damage, move_aside, open_library, queue_rebuild
+from kbapp.maintenance.recovery import Damage, open_folder, open_library, set_aside
 from kbapp.search.searcher import Searcher
 from kbapp.sources.watched import WatchedFolders
 from kbapp.store import repository
 from kbapp.store.checks import CheckReport
-from kbapp.store.errors import (
-    classify_os_error,
-    folder_writable,
-)
 
 __all__ = ["DB_NAME", "KnowledgeBase", "ParseLimits"]
 
@@ -95,28 +89,20 @@ class KnowledgeBase:
         # Raises for a parse the worker cannot be given, before anything is made.
         self._readers = Readers(parse, chunking or ChunkingConfig(), parse_limits, self.model)
         self.data_dir = Path(data_dir)
-        try:
-            self.data_dir.mkdir(parents=True, exist_ok=True)
-        except OSError as err:
-            raise classify_os_error(err, self.data_dir) from err
         self.notices: list[str] = []
-        self.read_only = not folder_writable(self.data_dir)
+        self.read_only = open_folder(self.data_dir, self.notices)
         self.copies = CopyStore(self.data_dir)
         self.keep_copies = keep_copies
         self._autoload = autoload_model
         self.collections = Collections(lambda: self.engine)
         self.sources = WatchedFolders.of(self)
-        engine, damage = open_library(self.data_dir / DB_NAME, read_only=self.read_only)
-        self._attach(engine)
-        if damage is not None:
-            self._queue_rebuild(damage)
-        if self.read_only:
-            self.notices.append(
-                f"The library folder {self.data_dir} is read-only: "
-                "searching works, importing and removing do not."
-            )
+        self._open()
 
-    def _attach(self, engine: Engine) -> None:
+    def _open(self, damage: Damage | None = None) -> None:
+        """Open the library file and what works on it. A damaged file (found now, or ``damage``, found
+        by ``verify``) has been moved aside: its rebuild is queued as an interrupted import."""
+        path = self.data_dir / DB_NAME
+        engine, notice = open_library(path, self.copies, read_only=self.read_only, damage=damage)
         self.engine = engine
         self._imports = ImportJobs(
             engine,
@@ -132,9 +118,8 @@ class KnowledgeBase:
         self._vectors = Vectors(
             engine, self.data_dir, self.model, self._searcher, read_only=self.read_only, notices=self.notices
         )
-
-    def _queue_rebuild(self, damage: Damage) -> None:
-        self.notices.append(queue_rebuild(self.engine, damage, self.copies))
+        if notice is not None:
+            self.notices.append(notice)
 
     # -- the model and the vector index ---------------------------------------------------------
 
@@ -206,8 +191,7 @@ class KnowledgeBase:
         a cancel leaves the rest pending for the next run."""
         return OcrReport() if self.read_only else self._ocr.run(progress, cancel)
 
-    def _writable(self) -> None:
-        self._imports.writable()
+    # -- importing ----------------------------------------------------------------------------
 
     def import_paths(
         self,
@@ -262,7 +246,7 @@ class KnowledgeBase:
 
     def remove(self, doc_ids: Iterable[int]) -> int:
         """Remove documents (and their kept copies, unless another document shares them)."""
-        self._writable()
+        self._imports.writable()
         return remove_documents(self.engine, self.copies, self.data_dir, doc_ids)
 
     # -- checking and repairing -----------------------------------------------------------------
@@ -271,36 +255,23 @@ class KnowledgeBase:
         """Full checks of the library and what beside it depends on it; ``repair`` fixes what can be
         fixed (rebuilds derived data, re-imports what cannot be fixed in place, rebuilds a damaged
         library from its sources) and returns the checks after repairing, with what was done."""
-        report = self._check()
-        if not repair:
-            return report
-        self._writable()
-        actions = self._rebuild_damaged(report) if report.damaged else self._repair()
-        final = self._check()
-        final.repaired = actions
-        return final
+        return checkup.verify_library(self._checked, repair=repair, rebuild=self._rebuild_damaged)
 
-    def _library(self) -> checkup.Library:
-        pack = self.model.pack()
-        dims = (pack.manifest.id, pack.manifest.dimension) if pack else None
-        return checkup.Library(self.engine, self.data_dir, self.copies, self.keep_copies, dims)
-
-    def _check(self) -> CheckReport:
-        return checkup.check_library(self._library(), self.interrupted_import())
-
-    def _repair(self) -> list[str]:
-        return checkup.repair_library(
-            self._library(), self._vectors.dense, lambda files: self._imports.run_new("repair", files)
+    def _checked(self) -> checkup.Library:
+        return checkup.Library(
+            self.engine,
+            self.data_dir,
+            self.copies,
+            self.keep_copies,
+            self.model,
+            self._imports,
+            self._vectors.dense,
         )
 
-    def _rebuild_damaged(self, report: CheckReport) -> list[str]:
+    def _rebuild_damaged(self, problems: str) -> list[str]:
         """The library file is damaged: keep it aside, start afresh and import everything again."""
-        self.engine.dispose()
-        kept = move_aside(self.data_dir / DB_NAME)
-        engine, _ = open_library(self.data_dir / DB_NAME, read_only=False)
-        self._attach(engine)
-        self._queue_rebuild(Damage("; ".join(report.problems), kept))
+        damage = set_aside(self.engine, self.data_dir / DB_NAME, problems)
+        self._open(damage)
         rebuilt = self.resume_import()
-        return [f"moved the damaged library to {kept.name}", self.notices[-1]] + (
-            [rebuilt.error] if rebuilt.error else []
-        )
+        moved = f"moved the damaged library to {damage.kept_as.name}"
+        return [moved, self.notices[-1], *([rebuilt.error] if rebuilt.error else [])]
