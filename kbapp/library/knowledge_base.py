@@ -24,6 +24,8 @@ from kbapp.contract import (
     DocumentRecord,
     ImportProgress,
     ImportReport,
+    IntakeProgress,
+    IntakeReport,
     InterruptedImport,
     OcrProgress,
     OcrReport,
@@ -41,6 +43,7 @@ from kbapp.importing.readers import Readers
 from kbapp.importing.reading import Parser
 from kbapp.importing.removal import remove_documents
 from kbapp.ingest import SUPPORTED_SUFFIXES, parse_file
+from kbapp.library.intake import run_intake
 from kbapp.library.vectors import Vectors
 from kbapp.maintenance import checkup
 from kbapp.maintenance.recovery import Damage, open_folder, open_library, set_aside
@@ -200,6 +203,25 @@ class KnowledgeBase:
         cancel: Callable[[], bool] | None = None,
     ) -> ImportReport:
         return self._imports.import_paths(paths, progress, cancel)
+
+    def intake(
+        self,
+        paths: Iterable[Path | str] | None = None,
+        *,
+        resume: bool = False,
+        embed: bool = True,
+        ocr: bool = False,
+        progress: Callable[[IntakeProgress], None] | None = None,
+        cancel: Callable[[], bool] | None = None,
+        defer: Callable[[], bool] | None = None,
+    ) -> IntakeReport:
+        """Finish an interrupted import first (``resume``), import ``paths`` (None: none), embed what is
+        pending (``embed``), then OCR the scanned pages and embed what they gave (``ocr``): each stage
+        only if the ones before finished. ``defer()`` is asked once the imports are done: True leaves
+        the rest to a later intake. See ``kbapp.library.intake``."""
+        return run_intake(
+            self, paths, resume=resume, embed=embed, ocr=ocr, progress=progress, cancel=cancel, defer=defer
+        )
 
     def interrupted_import(self) -> InterruptedImport | None:
         """Files of imports that a crash or kill interrupted, done and remaining; None if there are none."""
