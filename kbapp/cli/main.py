@@ -21,8 +21,11 @@ from kbapp.contract import (
     MODES,
     CollectionError,
     DocumentStatus,
+    EmbedProgress,
     ImportProgress,
     ImportReport,
+    IntakeProgress,
+    IntakeStage,
     OcrProgress,
     SourceError,
     StorageError,
@@ -79,63 +82,61 @@ def _summary(reports: list[ImportReport]) -> str:
 def cmd_import(args: argparse.Namespace) -> int:
     limits = ParseLimits(seconds=args.parse_timeout, memory_mb=args.parse_memory)
     info = sys.stderr if args.json else sys.stdout
-    reports: list[ImportReport] = []
-    ocr_failed = False
     with _open(args, limits) as kb:
-        interrupted = kb.interrupted_import()
-        if interrupted is not None:
-            total = len(interrupted.done) + len(interrupted.remaining)
-            done = len(interrupted.done)
-            print(f"resuming interrupted import: {done} of {total} files were done", file=info, flush=True)
-            reports.append(kb.resume_import(progress=lambda p: _show_file(p, args.json)))
-        if not any(r.error for r in reports):
-            reports.append(kb.import_paths(args.paths, progress=lambda p: _show_file(p, args.json)))
-        stopped = next((r.error for r in reports if r.error), None)
-        if stopped is None:
-            _embed(kb, args, info)  # text-layer pages become fully searchable before OCR starts
-            if not args.no_ocr:
-                ocr_failed = _ocr(kb, info)
-                _embed(kb, args, info)  # then the pages OCR read
+        report = kb.intake(
+            args.paths,
+            resume=True,
+            embed=not args.no_embed,
+            ocr=not args.no_ocr,
+            progress=_IntakeLines(args.json, info),
+        )
         if not kb.model_available:
             print(f"note: keyword search only ({kb.model_problem})", file=sys.stderr)
-    for path, why in [p for r in reports for p in r.problems]:
+    for path, why in [p for r in report.imports for p in r.problems]:
         print(f"FAILED    {path}: {why}", file=info)
-    if stopped is not None:
-        print(f"STOPPED   {stopped}", file=info)
-    print(_summary(reports), file=info)
-    return 0 if all(r.ok for r in reports) and not ocr_failed else 1
+    if report.stopped is not None:
+        print(f"STOPPED   {report.stopped}", file=info)
+    print(_summary(report.imports), file=info)
+    return 0 if report.ok else 1
 
 
-def _embed(kb: KnowledgeBase, args: argparse.Namespace, info: TextIO) -> None:
-    if args.no_embed or not kb.model_available:
-        return
-    pending = kb.pending_embeddings()
-    if pending:
-        print(f"embedding {pending} passages…", file=info, flush=True)
-        kb.embed_pending()
+class _IntakeLines:
+    """What ``import`` prints while it runs: a line per file as soon as it is committed, and for
+    the later stages a first line saying what they have to do, then (OCR) a line per page and
+    what it read; a resumed import first says how far it had got."""
+
+    def __init__(self, as_json: bool, info: TextIO) -> None:
+        self._json = as_json
+        self._info = info
+        self._stage: IntakeStage | None = None
+
+    def __call__(self, p: IntakeProgress) -> None:
+        begins = p.stage != self._stage
+        self._stage = p.stage
+        step = p.step
+        if isinstance(step, ImportProgress):
+            if begins and p.stage is IntakeStage.RESUME:
+                self._say(f"resuming interrupted import: {step.done} of {step.total} files were done")
+            _show_file(step, self._json)
+        elif isinstance(step, EmbedProgress) and begins:
+            self._say(f"embedding {step.total} passages…")
+        elif isinstance(step, OcrProgress):
+            if begins:
+                self._say(f"OCR of {step.total} scanned pages (Ctrl-C stops; the next import resumes)…")
+            elif step.current:
+                left = f", about {_duration(step.seconds_left)} left" if step.seconds_left is not None else ""
+                self._say(f"OCR       {step.done + 1}/{step.total} {step.current}{left}")
+        elif step is None and p.stage is IntakeStage.OCR and p.ocr is not None:
+            for message in p.ocr.failed:
+                self._say(f"FAILED    {message}")
+            self._say(f"OCR read {p.ocr.pages} pages in {p.ocr.seconds:.0f} s")
+
+    def _say(self, line: str) -> None:
+        print(line, file=self._info, flush=True)
 
 
 def _duration(seconds: float) -> str:
     return f"{seconds:.0f} s" if seconds < 90 else f"{seconds / 60:.0f} min"
-
-
-def _ocr(kb: KnowledgeBase, info: TextIO) -> bool:
-    """OCR the pending scanned pages with a progress line per page; True if some page failed."""
-    pending = kb.pending_ocr()
-    if not pending:
-        return False
-    print(f"OCR of {pending} scanned pages (Ctrl-C stops; the next import resumes)…", file=info, flush=True)
-
-    def show(p: OcrProgress) -> None:
-        if p.current:
-            left = f", about {_duration(p.seconds_left)} left" if p.seconds_left is not None else ""
-            print(f"OCR       {p.done + 1}/{p.total} {p.current}{left}", file=info, flush=True)
-
-    report = kb.run_ocr(progress=show)
-    for message in report.failed:
-        print(f"FAILED    {message}", file=info, flush=True)
-    print(f"OCR read {report.pages} pages in {report.seconds:.0f} s", file=info, flush=True)
-    return bool(report.failed)
 
 
 def _read_queries(path: str) -> list[tuple[str, str]]:
