@@ -11,47 +11,23 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import TextIO
 
 from kbapp.cli.gui import add_gui_command
 from kbapp.cli.model import add_model_commands
 from kbapp.cli.output import emit_json, print_response, response_json
+from kbapp.cli.progress import IntakeLines, show_file
 from kbapp.cli.sources import add_source_commands
 from kbapp.contract import (
     MODES,
     CollectionError,
     DocumentStatus,
-    EmbedProgress,
-    ImportProgress,
     ImportReport,
-    IntakeProgress,
-    IntakeStage,
-    OcrProgress,
     SourceError,
     StorageError,
 )
 from kbapp.library import KnowledgeBase
 from kbapp.library.knowledge_base import ParseLimits
 from kbapp.library.paths import resolve_data_dir
-
-
-def _show_file(p: ImportProgress, as_json: bool, stream: TextIO | None = None) -> None:
-    """One line per finished file, printed (and flushed) only after its document is committed."""
-    if p.report is None:
-        return
-    if as_json:
-        emit_json(
-            {
-                "path": p.report.path,
-                "outcome": str(p.report.outcome),
-                "message": p.report.message,
-                "doc_id": p.report.doc_id,
-                "chunks": p.report.chunks,
-                "warnings": p.report.warnings,
-            }
-        )
-    else:
-        print(f"{p.report.outcome.upper():<9} {p.report.message}", file=stream or sys.stdout, flush=True)
 
 
 def _open(args: argparse.Namespace, limits: ParseLimits | None = None) -> KnowledgeBase:
@@ -62,7 +38,7 @@ def _open(args: argparse.Namespace, limits: ParseLimits | None = None) -> Knowle
     if kb.recovering:
         seen = len(kb.notices)
         print("note: rebuilding the library…", file=sys.stderr, flush=True)
-        report = kb.resume_import(progress=lambda p: _show_file(p, False, sys.stderr))
+        report = kb.resume_import(progress=lambda p: show_file(p, False, sys.stderr))
         for line in [*kb.notices[seen:], *([report.error] if report.error else [])]:
             print(f"note: {line}", file=sys.stderr, flush=True)
     return kb
@@ -88,7 +64,7 @@ def cmd_import(args: argparse.Namespace) -> int:
             resume=True,
             embed=not args.no_embed,
             ocr=not args.no_ocr,
-            progress=_IntakeLines(args.json, info),
+            progress=IntakeLines(args.json, info),
         )
         if not kb.model_available:
             print(f"note: keyword search only ({kb.model_problem})", file=sys.stderr)
@@ -98,45 +74,6 @@ def cmd_import(args: argparse.Namespace) -> int:
         print(f"STOPPED   {report.stopped}", file=info)
     print(_summary(report.imports), file=info)
     return 0 if report.ok else 1
-
-
-class _IntakeLines:
-    """What ``import`` prints while it runs: a line per file as soon as it is committed, and for
-    the later stages a first line saying what they have to do, then (OCR) a line per page and
-    what it read; a resumed import first says how far it had got."""
-
-    def __init__(self, as_json: bool, info: TextIO) -> None:
-        self._json = as_json
-        self._info = info
-        self._stage: IntakeStage | None = None
-
-    def __call__(self, p: IntakeProgress) -> None:
-        begins = p.stage != self._stage
-        self._stage = p.stage
-        step = p.step
-        if isinstance(step, ImportProgress):
-            if begins and p.stage is IntakeStage.RESUME:
-                self._say(f"resuming interrupted import: {step.done} of {step.total} files were done")
-            _show_file(step, self._json)
-        elif isinstance(step, EmbedProgress) and begins:
-            self._say(f"embedding {step.total} passages…")
-        elif isinstance(step, OcrProgress):
-            if begins:
-                self._say(f"OCR of {step.total} scanned pages (Ctrl-C stops; the next import resumes)…")
-            elif step.current:
-                left = f", about {_duration(step.seconds_left)} left" if step.seconds_left is not None else ""
-                self._say(f"OCR       {step.done + 1}/{step.total} {step.current}{left}")
-        elif step is None and p.stage is IntakeStage.OCR and p.ocr is not None:
-            for message in p.ocr.failed:
-                self._say(f"FAILED    {message}")
-            self._say(f"OCR read {p.ocr.pages} pages in {p.ocr.seconds:.0f} s")
-
-    def _say(self, line: str) -> None:
-        print(line, file=self._info, flush=True)
-
-
-def _duration(seconds: float) -> str:
-    return f"{seconds:.0f} s" if seconds < 90 else f"{seconds / 60:.0f} min"
 
 
 def _read_queries(path: str) -> list[tuple[str, str]]:
