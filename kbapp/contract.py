@@ -366,9 +366,8 @@ class IntakeProgress:
 @dataclass(slots=True)
 class IntakeReport:
     imports: list[ImportReport] = field(default_factory=list)  # the resumed import, then the new one
-    embedded: bool | None = (
-        None  # None: no passage needed a vector, or embedding was not run; False: cancelled
-    )
+    # None: no passage needed a vector, or embedding was not run; False: it was cancelled.
+    embedded: bool | None = None
     pending: int = 0  # passages without a vector at the end
     ocr: OcrReport | None = None  # None: no scanned page was pending, or OCR was not run
 
