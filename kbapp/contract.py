@@ -327,3 +327,61 @@ class OcrState:
     pending: int = 0
     done: int = 0
     failed: int = 0
+
+
+# -- intake: resume, import, embed, OCR -------------------------------------------------------
+
+
+class IntakeStage(StrEnum):
+    """The stages of ``KnowledgeBase.intake``, in the order they run."""
+
+    RESUME = "resume"  # the files an interrupted import did not get to
+    IMPORT = "import"
+    EMBED = "embed"  # a vector for every passage without one (again after OCR)
+    OCR = "ocr"  # the scanned pages
+
+
+@dataclass(frozen=True, slots=True)
+class EmbedProgress:
+    done: int
+    total: int  # passages without a vector when embedding started
+
+
+@dataclass(frozen=True, slots=True)
+class IntakeProgress:
+    """One progress event of an intake: the stage and that stage's own event.
+
+    RESUME, EMBED and OCR start with an event of what is done and to do, before any work, and
+    every stage ends with an event whose ``step`` is None. ``imports`` and ``ocr`` are the reports
+    of the stages that have finished, carried by every later event: a front end that shows only
+    the latest event (the GUI coalesces them) still learns how the import went while embedding runs.
+    """
+
+    stage: IntakeStage
+    step: ImportProgress | EmbedProgress | OcrProgress | None
+    imports: tuple[ImportReport, ...] = ()
+    ocr: OcrReport | None = None
+
+
+@dataclass(slots=True)
+class IntakeReport:
+    imports: list[ImportReport] = field(default_factory=list)  # the resumed import, then the new one
+    # None: no passage needed a vector, or embedding was not run; False: it was cancelled.
+    embedded: bool | None = None
+    pending: int = 0  # passages without a vector at the end
+    ocr: OcrReport | None = None  # None: no scanned page was pending, or OCR was not run
+
+    @property
+    def stopped(self) -> str | None:
+        """Why an import stopped before its end (disk full, read-only library), if one did."""
+        return next((r.error for r in self.imports if r.error), None)
+
+    @property
+    def cancelled(self) -> bool:
+        ocr_cancelled = self.ocr is not None and self.ocr.cancelled
+        return any(r.cancelled for r in self.imports) or self.embedded is False or ocr_cancelled
+
+    @property
+    def ok(self) -> bool:
+        """Every file imported and every scanned page read."""
+        return all(r.ok for r in self.imports) and not (self.ocr is not None and self.ocr.failed)

@@ -11,44 +11,23 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import TextIO
 
 from kbapp.cli.gui import add_gui_command
 from kbapp.cli.model import add_model_commands
 from kbapp.cli.output import emit_json, print_response, response_json
+from kbapp.cli.progress import IntakeLines, show_file
 from kbapp.cli.sources import add_source_commands
 from kbapp.contract import (
     MODES,
     CollectionError,
     DocumentStatus,
-    ImportProgress,
     ImportReport,
-    OcrProgress,
     SourceError,
     StorageError,
 )
 from kbapp.library import KnowledgeBase
 from kbapp.library.knowledge_base import ParseLimits
 from kbapp.library.paths import resolve_data_dir
-
-
-def _show_file(p: ImportProgress, as_json: bool, stream: TextIO | None = None) -> None:
-    """One line per finished file, printed (and flushed) only after its document is committed."""
-    if p.report is None:
-        return
-    if as_json:
-        emit_json(
-            {
-                "path": p.report.path,
-                "outcome": str(p.report.outcome),
-                "message": p.report.message,
-                "doc_id": p.report.doc_id,
-                "chunks": p.report.chunks,
-                "warnings": p.report.warnings,
-            }
-        )
-    else:
-        print(f"{p.report.outcome.upper():<9} {p.report.message}", file=stream or sys.stdout, flush=True)
 
 
 def _open(args: argparse.Namespace, limits: ParseLimits | None = None) -> KnowledgeBase:
@@ -59,7 +38,7 @@ def _open(args: argparse.Namespace, limits: ParseLimits | None = None) -> Knowle
     if kb.recovering:
         seen = len(kb.notices)
         print("note: rebuilding the library…", file=sys.stderr, flush=True)
-        report = kb.resume_import(progress=lambda p: _show_file(p, False, sys.stderr))
+        report = kb.resume_import(progress=lambda p: show_file(p, False, sys.stderr))
         for line in [*kb.notices[seen:], *([report.error] if report.error else [])]:
             print(f"note: {line}", file=sys.stderr, flush=True)
     return kb
@@ -79,63 +58,22 @@ def _summary(reports: list[ImportReport]) -> str:
 def cmd_import(args: argparse.Namespace) -> int:
     limits = ParseLimits(seconds=args.parse_timeout, memory_mb=args.parse_memory)
     info = sys.stderr if args.json else sys.stdout
-    reports: list[ImportReport] = []
-    ocr_failed = False
     with _open(args, limits) as kb:
-        interrupted = kb.interrupted_import()
-        if interrupted is not None:
-            total = len(interrupted.done) + len(interrupted.remaining)
-            done = len(interrupted.done)
-            print(f"resuming interrupted import: {done} of {total} files were done", file=info, flush=True)
-            reports.append(kb.resume_import(progress=lambda p: _show_file(p, args.json)))
-        if not any(r.error for r in reports):
-            reports.append(kb.import_paths(args.paths, progress=lambda p: _show_file(p, args.json)))
-        stopped = next((r.error for r in reports if r.error), None)
-        if stopped is None:
-            _embed(kb, args, info)  # text-layer pages become fully searchable before OCR starts
-            if not args.no_ocr:
-                ocr_failed = _ocr(kb, info)
-                _embed(kb, args, info)  # then the pages OCR read
+        report = kb.intake(
+            args.paths,
+            resume=True,
+            embed=not args.no_embed,
+            ocr=not args.no_ocr,
+            progress=IntakeLines(args.json, info),
+        )
         if not kb.model_available:
             print(f"note: keyword search only ({kb.model_problem})", file=sys.stderr)
-    for path, why in [p for r in reports for p in r.problems]:
+    for path, why in [p for r in report.imports for p in r.problems]:
         print(f"FAILED    {path}: {why}", file=info)
-    if stopped is not None:
-        print(f"STOPPED   {stopped}", file=info)
-    print(_summary(reports), file=info)
-    return 0 if all(r.ok for r in reports) and not ocr_failed else 1
-
-
-def _embed(kb: KnowledgeBase, args: argparse.Namespace, info: TextIO) -> None:
-    if args.no_embed or not kb.model_available:
-        return
-    pending = kb.pending_embeddings()
-    if pending:
-        print(f"embedding {pending} passages…", file=info, flush=True)
-        kb.embed_pending()
-
-
-def _duration(seconds: float) -> str:
-    return f"{seconds:.0f} s" if seconds < 90 else f"{seconds / 60:.0f} min"
-
-
-def _ocr(kb: KnowledgeBase, info: TextIO) -> bool:
-    """OCR the pending scanned pages with a progress line per page; True if some page failed."""
-    pending = kb.pending_ocr()
-    if not pending:
-        return False
-    print(f"OCR of {pending} scanned pages (Ctrl-C stops; the next import resumes)…", file=info, flush=True)
-
-    def show(p: OcrProgress) -> None:
-        if p.current:
-            left = f", about {_duration(p.seconds_left)} left" if p.seconds_left is not None else ""
-            print(f"OCR       {p.done + 1}/{p.total} {p.current}{left}", file=info, flush=True)
-
-    report = kb.run_ocr(progress=show)
-    for message in report.failed:
-        print(f"FAILED    {message}", file=info, flush=True)
-    print(f"OCR read {report.pages} pages in {report.seconds:.0f} s", file=info, flush=True)
-    return bool(report.failed)
+    if report.stopped is not None:
+        print(f"STOPPED   {report.stopped}", file=info)
+    print(_summary(report.imports), file=info)
+    return 0 if report.ok else 1
 
 
 def _read_queries(path: str) -> list[tuple[str, str]]:

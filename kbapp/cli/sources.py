@@ -14,6 +14,7 @@ import time
 from collections.abc import Callable
 
 from kbapp.cli.output import emit_json
+from kbapp.cli.progress import IntakeLines
 from kbapp.contract import SyncProgress
 from kbapp.library import KnowledgeBase
 
@@ -41,11 +42,8 @@ def cmd_sync(args: argparse.Namespace, opener: Opener) -> int:
             print("no watched folders; add one with: kbapp watch add DIR", file=info)
             return 0
         report = kb.sources.sync(progress=lambda p: _show_change(p, args.json))
-        if report.error is None and not args.no_embed and kb.model.available:
-            pending = kb.pending_embeddings()
-            if pending:
-                print(f"embedding {pending} passages…", file=info, flush=True)
-                kb.embed_pending()
+        if report.error is None and not args.no_embed:
+            kb.intake(progress=IntakeLines(args.json, info))  # embedding what the sync brought in
     for folder, why in report.offline:
         print(f"OFFLINE   {folder}: {why} (its documents are kept)", file=info)
     for path, why in report.problems:

@@ -2,9 +2,11 @@
 
 The ``KnowledgeBase`` supports one writer plus concurrent searches, so imports, embedding
 and removals go through a queue here while searches (``search_runner``) and library listings
-run beside them. Import is followed by embedding; a cancelled job drops the queued ones of
-its kind. Nothing here blocks the GUI thread: even "is there a model pack?" is asked on a
-worker, because the first answer hashes the pack's files.
+run beside them. Import and embedding jobs run ``KnowledgeBase.intake`` on a worker: an import
+is followed by embedding in the same job, unless more jobs wait, when an embedding job queued
+behind them embeds once for all. A cancelled job drops the queued ones of its kind. Nothing
+here blocks the GUI thread: even "is there a model pack?" is asked on a worker, because the
+first answer hashes the pack's files.
 """
 
 from __future__ import annotations
@@ -16,7 +18,15 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from kbapp.contract import Cancelled, ImportProgress, ImportReport, InterruptedImport, ModelState
+from kbapp.contract import (
+    EmbedProgress,
+    ImportProgress,
+    ImportReport,
+    IntakeProgress,
+    IntakeReport,
+    InterruptedImport,
+    ModelState,
+)
 from kbapp.gui.operations import Operation, OperationContext
 from kbapp.gui.qt_compat import emit
 
@@ -68,6 +78,7 @@ class LibraryJobs(QObject):
         self._changed.timeout.connect(self._changed_timeout)
         self._changed_pending = False
         self._last_done = 0
+        self._import_shown = True  # importFinished was emitted for the running job (if it imports)
 
     # -- public -----------------------------------------------------------------------------
 
@@ -92,14 +103,7 @@ class LibraryJobs(QObject):
 
     def import_paths(self, paths: Sequence[str]) -> None:
         paths = [str(p) for p in paths]
-        self._enqueue(
-            _Job(
-                IMPORT,
-                lambda: self._import_operation(
-                    lambda progress, cancel: self._kb.import_paths(paths, progress=progress, cancel=cancel)
-                ),
-            )
-        )
+        self._enqueue(_Job(IMPORT, lambda: self._intake_operation(IMPORT, paths)))
 
     def check_interrupted(self) -> Operation:
         """Look for an import that a crash or kill interrupted; a library rebuild after damage
@@ -119,14 +123,7 @@ class LibraryJobs(QObject):
 
     def resume(self) -> None:
         """Import the files an interrupted import did not get to."""
-        self._enqueue(
-            _Job(
-                IMPORT,
-                lambda: self._import_operation(
-                    lambda progress, cancel: self._kb.resume_import(progress=progress, cancel=cancel)
-                ),
-            )
-        )
+        self._enqueue(_Job(IMPORT, lambda: self._intake_operation(IMPORT, None, resume=True)))
 
     def discard_interrupted(self) -> None:
         """Forget an interrupted import (what it finished stays in the library)."""
@@ -142,7 +139,7 @@ class LibraryJobs(QObject):
     def embed(self) -> None:
         """Give every passage without a vector one (queued after any running import)."""
         if self.model_state != ModelState.UNAVAILABLE and not any(job.kind == EMBED for job in self._queue):
-            self._enqueue(_Job(EMBED, self._embed_operation))
+            self._enqueue(_Job(EMBED, lambda: self._intake_operation(EMBED, None)))
 
     def remove(self, doc_ids: Sequence[int]) -> None:
         ids = list(doc_ids)
@@ -205,22 +202,52 @@ class LibraryJobs(QObject):
 
     # -- operations -------------------------------------------------------------------------
 
-    def _import_operation(
-        self, run: Callable[[Callable[[ImportProgress], None], Callable[[], bool]], ImportReport]
-    ) -> Operation:
-        """``run(progress, cancel)`` is ``KnowledgeBase.import_paths`` or ``resume_import``."""
+    def _intake_operation(self, kind: str, paths: list[str] | None, *, resume: bool = False) -> Operation:
+        """An import job's import (of ``paths``, or what an interrupted import left) and then its
+        embedding, or an embedding job's embedding alone. An import leaves embedding to an
+        embedding job queued behind the jobs that wait when it is done, so files dropped one after
+        another are all keyword-searchable before any embedding starts."""
         self._last_done = 0
+        self._import_shown = kind != IMPORT
+        embed = self.model_state != ModelState.UNAVAILABLE
 
-        def work(ctx: OperationContext) -> tuple[ImportReport, int]:
-            def progress(p: ImportProgress) -> None:
-                ctx.report(JobProgress(IMPORT, p.done, p.total, p.current))
-
-            report = run(progress, ctx.cancelled)
-            return report, self._kb.pending_embeddings()
+        def work(ctx: OperationContext) -> IntakeReport:
+            return self._kb.intake(
+                paths,
+                resume=resume,
+                embed=embed,
+                progress=ctx.report,
+                cancel=ctx.cancelled,
+                # Read on the worker; a deque's length is read in one step.
+                defer=(lambda: bool(self._queue)) if kind == IMPORT else None,
+            )
 
         return Operation(
-            work, on_success=self._imported, on_failure=self._failed, on_progress=self._import_progress
+            work,
+            on_success=self._intake_done,
+            on_failure=self._failed,
+            on_progress=self._intake_progress,
         )
+
+    def _intake_progress(self, progress: IntakeProgress) -> None:
+        step = progress.step
+        if isinstance(step, ImportProgress):
+            self._import_progress(JobProgress(IMPORT, step.done, step.total, step.current))
+        elif isinstance(step, EmbedProgress):
+            if not self._import_shown:  # an import job's embedding starts: its import is done
+                self._imported(_import_of(progress.imports), step.total)
+                self._embedding_starts()
+            self._embed_progress(JobProgress(EMBED, step.done, step.total))
+
+    def _intake_done(self, report: IntakeReport) -> None:
+        if not self._import_shown:
+            self._imported(_import_of(report.imports), report.pending)
+            if report.embedded is None:  # no embedding ran in this job
+                if report.pending and not report.cancelled:
+                    self.embed()
+                return
+        self._settled(report.pending)
+        emit(self.embeddingFinished, report.embedded is not False and not report.pending)
 
     def _import_progress(self, progress: JobProgress) -> None:
         if progress.done > self._last_done:  # a file finished: it is keyword-searchable now
@@ -228,45 +255,27 @@ class LibraryJobs(QObject):
             self._library_changed_soon()
         emit(self.progress, progress)
 
-    def _imported(self, value: tuple[ImportReport, int]) -> None:
-        report, pending = value
-        self._changed.stop()
-        self._changed_pending = False
-        self._set_pending(pending)
-        emit(self.libraryChanged)
+    def _imported(self, report: ImportReport, pending: int) -> None:
+        self._import_shown = True
+        self._settled(pending)
         emit(self.importFinished, report)
-        if pending and not report.cancelled:
-            self.embed()
 
-    def _embed_operation(self) -> Operation:
-        def work(ctx: OperationContext) -> tuple[bool, int]:
-            ctx.report(JobProgress(EMBED, 0, self._kb.pending_embeddings()))
-            try:
-                self._kb.embed_pending(
-                    progress=lambda done, total: ctx.report(JobProgress(EMBED, done, total)),
-                    cancel=ctx.cancelled,
-                )
-                complete = True
-            except Cancelled:
-                complete = False
-            return complete, self._kb.pending_embeddings()
-
-        return Operation(
-            work, on_success=self._embedded, on_failure=self._failed, on_progress=self._embed_progress
-        )
+    def _embedding_starts(self) -> None:
+        if self._current is not None:
+            self._current = (EMBED, self._current[1])
+        emit(self.started, EMBED)
 
     def _embed_progress(self, progress: JobProgress) -> None:
         emit(self.progress, progress)
         self._set_pending(max(progress.total - progress.done, 0))
         self._library_changed_soon()
 
-    def _embedded(self, value: tuple[bool, int]) -> None:
-        complete, pending = value
+    def _settled(self, pending: int) -> None:
+        """A job's writes are done: the throttled listing gives way to one listing now."""
         self._changed.stop()
         self._changed_pending = False
         self._set_pending(pending)
         emit(self.libraryChanged)
-        emit(self.embeddingFinished, complete and not pending)
 
     def _remove_operation(self, ids: list[int]) -> Operation:
         def work(_ctx: OperationContext) -> int:
@@ -295,3 +304,9 @@ class LibraryJobs(QObject):
         self.model_state = ModelState.UNAVAILABLE
         self.model_problem = str(err)
         emit(self.modelChanged, ModelState.UNAVAILABLE)
+
+
+def _import_of(imports: Sequence[ImportReport]) -> ImportReport:
+    """What an import job reports: its import, or nothing done when the interrupted import it was
+    to resume had been finished meanwhile."""
+    return imports[-1] if imports else ImportReport()

@@ -75,8 +75,7 @@ def import_file(
         return _fail(facts, key, err.message.replace(read_path.name, name, 1), engine, str(err.kind))
     if read_path != path:
         result = _renamed(result, read_path.name, read_path.stem, name, path.stem)
-    doc, chunks = result.document, result.chunks
-    if not chunks and not doc.ocr_pages:
+    if not result.chunks and not result.document.ocr_pages:
         return _fail(facts, key, f"{name}: no text found", engine, str(IngestErrorKind.EMPTY))
     copy_path = None
     if copies is not None:
@@ -86,8 +85,18 @@ def import_file(
             except SourceProblem as err:
                 return _fail(facts, key, f"{name}: {err}", engine, _UNREADABLE)
         copies.catalogue.add(key, digest, copy_path)
+    doc_id = _store(engine, facts, result, copy_path)
+    if copies is not None and existing is not None and existing.copy_path not in (None, copy_path):
+        copies.release(engine, [existing.copy_path])
+    replaced = existing is not None and existing.status == DocumentStatus.READY
+    return _stored_report(key, name, Outcome.UPDATED if replaced else Outcome.IMPORTED, doc_id, result)
+
+
+def _store(engine: Engine, facts: repository.FileFacts, result: ReadResult, copy_path: str | None) -> int:
+    """Write the document in one transaction (replacing the one of the same path); its id."""
+    doc = result.document
     with write_transaction(engine) as conn:
-        doc_id = repository.write_document(
+        return repository.write_document(
             conn,
             facts,
             title=doc.title,
@@ -95,18 +104,18 @@ def import_file(
             page_count=doc.page_count,
             warnings=doc.warnings,
             doc_pages=doc.pages,
-            doc_chunks=chunks,
+            doc_chunks=result.chunks,
             copy_path=copy_path,
             ocr_pages=doc.ocr_pages,
         )
-    if copies is not None and existing is not None and existing.copy_path not in (None, copy_path):
-        copies.release(engine, [existing.copy_path])
-    replaced = existing is not None and existing.status == DocumentStatus.READY
-    outcome = Outcome.UPDATED if replaced else Outcome.IMPORTED
+
+
+def _stored_report(key: str, name: str, outcome: Outcome, doc_id: int, result: ReadResult) -> FileReport:
+    doc, passages = result.document, len(result.chunks)
     pages = f", {doc.page_count} pages" if doc.page_count else ""
     note = "; " + "; ".join(doc.warnings) if doc.warnings else ""
-    message = f"{name}: {outcome}{pages}, {len(chunks)} passages{note}"
-    return FileReport(key, outcome, message, doc_id, len(chunks), doc.page_count, list(doc.warnings))
+    message = f"{name}: {outcome}{pages}, {passages} passages{note}"
+    return FileReport(key, outcome, message, doc_id, passages, doc.page_count, list(doc.warnings))
 
 
 def _settled(

@@ -16,19 +16,13 @@ from pathlib import Path
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import DBAPIError
 
-from kbapp.chunking import ChunkingConfig
-from kbapp.chunking.splitter import TokenCounter
 from kbapp.contract import OcrProgress, OcrReport, OcrState
 from kbapp.importing.copies import CopyStore
-from kbapp.importing.parse_worker import ParseLimits, ParseWorker
-from kbapp.importing.reading import ImportCancelled, ReadResult, chunked, crash_error
+from kbapp.importing.reading import ImportCancelled, PageReader
 from kbapp.ingest.document import IngestError
 from kbapp.store import ocr_pages
 from kbapp.store.database import write_transaction
 from kbapp.store.errors import classify
-
-# Reads one page (path, cancel, page number) into a one-page result; raises IngestError or ImportCancelled.
-PageReader = Callable[[Path, Callable[[], bool] | None, int], ReadResult]
 
 
 def run_ocr(
@@ -77,35 +71,23 @@ def run_ocr(
 
 
 class OcrStage:
-    """The library's OCR stage: its page states, and runs of it in a worker of its own.
-
-    The OCR worker is separate from the import's parse worker so each keeps its models loaded
-    (the OCR engine in one, PyMuPDF and the tokenizer in the other). Without ``limits`` pages are
-    read in this process (tests, debugging).
-    """
+    """The library's OCR stage: its page states, and runs of it with the library's page reader."""
 
     def __init__(
-        self,
-        engine: Engine,
-        data_dir: Path,
-        copies: CopyStore,
-        chunking: ChunkingConfig,
-        limits: ParseLimits | None,
-        count_tokens: Callable[[], TokenCounter],
-        tokenizer: Callable[[], Path | None],
+        self, engine: Engine, data_dir: Path, copies: CopyStore, read_page: Callable[[], PageReader]
     ) -> None:
+        """``read_page()`` gives the reader of the next run (it may start the OCR worker)."""
         self._engine = engine
         self._data_dir = data_dir
         self._copies = copies
-        self._chunking = chunking
-        self._limits = limits
-        self._count_tokens = count_tokens
-        self._tokenizer = tokenizer
-        self._worker: ParseWorker | None = None
+        self._read_page = read_page
 
     def states(self) -> dict[int, OcrState]:
         with self._engine.connect() as conn:
             return ocr_pages.states(conn)
+
+    def pending(self) -> int:
+        return sum(state.pending for state in self.states().values())
 
     def lines(self, doc_id: int) -> dict[int, str]:
         with self._engine.connect() as conn:
@@ -116,34 +98,9 @@ class OcrStage:
     ) -> OcrReport:
         """Raises ``StorageError`` if the library cannot be written; pages done so far are kept."""
         try:
-            return run_ocr(self._engine, self._reader(), self._copies, progress, cancel)
+            return run_ocr(self._engine, self._read_page(), self._copies, progress, cancel)
         except (DBAPIError, OSError) as exc:
             storage = classify(exc, self._data_dir)
             if storage is None:
                 raise
             raise storage from exc
-
-    def stop(self) -> None:
-        if self._worker is not None:
-            self._worker.stop()
-
-    def _reader(self) -> PageReader:
-        from kbapp.ocr.page_reader import ocr_page  # onnxruntime and the models load only when OCR runs
-
-        if self._limits is None:
-            return self._in_process
-        if self._worker is None:
-            self._worker = ParseWorker(
-                ocr_page, self._chunking, self._limits, self._count_tokens, self._tokenizer
-            )
-        return self._worker
-
-    def _in_process(self, path: Path, cancel: Callable[[], bool] | None, page: int) -> ReadResult:
-        from kbapp.ocr.page_reader import ocr_page
-
-        try:
-            return chunked(ocr_page(path, page), self._count_tokens(), self._chunking)
-        except IngestError:
-            raise
-        except Exception as exc:  # an OCR bug costs this page only
-            raise crash_error(path, exc) from exc

@@ -29,6 +29,8 @@ class ReadResult:
 
 # Reads one file; raises ``IngestError`` (the file cannot be imported) or ``ImportCancelled``.
 Reader = Callable[[Path, Callable[[], bool] | None], ReadResult]
+# Reads one page (path, cancel, page number) into a one-page result; raises IngestError or ImportCancelled.
+PageReader = Callable[[Path, Callable[[], bool] | None, int], ReadResult]
 
 
 def chunked(doc: ParsedDocument, count_tokens: TokenCounter, chunking: ChunkingConfig) -> ReadResult:

@@ -15,18 +15,17 @@ a worker process with time and memory limits (``ParseLimits``).
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import cast
-
-from sqlalchemy.engine import Engine
 
 from kbapp.chunking import ChunkingConfig
 from kbapp.contract import (
     DocumentRecord,
     ImportProgress,
     ImportReport,
+    IntakeProgress,
+    IntakeReport,
     InterruptedImport,
     OcrProgress,
     OcrReport,
@@ -39,21 +38,19 @@ from kbapp.grouping.collections import Collections
 from kbapp.importing.copies import CopyStore
 from kbapp.importing.jobs import ImportJobs
 from kbapp.importing.ocr_stage import OcrStage
-from kbapp.importing.parse_worker import ParseLimits, ParseWorker, require_picklable
-from kbapp.importing.reading import InProcessReader, Parser, Reader
+from kbapp.importing.parse_worker import ParseLimits
+from kbapp.importing.readers import Readers
+from kbapp.importing.reading import Parser
 from kbapp.importing.removal import remove_documents
 from kbapp.ingest import SUPPORTED_SUFFIXES, parse_file
+from kbapp.library.intake import run_intake
 from kbapp.library.vectors import Vectors
 from kbapp.maintenance import checkup
-from kbapp.maintenance.recovery import Damage, move_aside, open_library, queue_rebuild
+from kbapp.maintenance.recovery import Damage, open_folder, open_library, set_aside
 from kbapp.search.searcher import Searcher
 from kbapp.sources.watched import WatchedFolders
 from kbapp.store import repository
 from kbapp.store.checks import CheckReport
-from kbapp.store.errors import (
-    classify_os_error,
-    folder_writable,
-)
 
 __all__ = ["DB_NAME", "KnowledgeBase", "ParseLimits"]
 
@@ -89,38 +86,26 @@ class KnowledgeBase:
         A damaged library file is moved aside and a rebuild from the kept copies is queued as an
         interrupted import (``recovering``); ``notices`` says what happened.
         """
-        if parse_limits is not None:
-            require_picklable(parse)
-        self.data_dir = Path(data_dir)
-        try:
-            self.data_dir.mkdir(parents=True, exist_ok=True)
-        except OSError as err:
-            raise classify_os_error(err, self.data_dir) from err
-        self.notices: list[str] = []
-        self.read_only = not folder_writable(self.data_dir)
-        self.copies = CopyStore(self.data_dir)
-        self.keep_copies = keep_copies
         self.model = ModelHandle(
             default_pack_dir() if pack_dir is _DEFAULT else cast("Path | None", pack_dir)
         )
-        self._parse = parse
-        self._chunking = chunking or ChunkingConfig()
-        self._limits = parse_limits
-        self._worker: ParseWorker | None = None
+        # Raises for a parse the worker cannot be given, before anything is made.
+        self._readers = Readers(parse, chunking or ChunkingConfig(), parse_limits, self.model)
+        self.data_dir = Path(data_dir)
+        self.notices: list[str] = []
+        self.read_only = open_folder(self.data_dir, self.notices)
+        self.copies = CopyStore(self.data_dir)
+        self.keep_copies = keep_copies
         self._autoload = autoload_model
         self.collections = Collections(lambda: self.engine)
         self.sources = WatchedFolders.of(self)
-        engine, damage = open_library(self.data_dir / DB_NAME, read_only=self.read_only)
-        self._attach(engine)
-        if damage is not None:
-            self._queue_rebuild(damage)
-        if self.read_only:
-            self.notices.append(
-                f"The library folder {self.data_dir} is read-only: "
-                "searching works, importing and removing do not."
-            )
+        self._open()
 
-    def _attach(self, engine: Engine) -> None:
+    def _open(self, damage: Damage | None = None) -> None:
+        """Open the library file and what works on it. A damaged file (found now, or ``damage``, found
+        by ``verify``) has been moved aside: its rebuild is queued as an interrupted import."""
+        path = self.data_dir / DB_NAME
+        engine, notice = open_library(path, self.copies, read_only=self.read_only, damage=damage)
         self.engine = engine
         self._imports = ImportJobs(
             engine,
@@ -128,25 +113,16 @@ class KnowledgeBase:
             self.copies,
             keep_copies=self.keep_copies,
             read_only=self.read_only,
-            reader=self._reader,
+            reader=self._readers.files,
             notices=self.notices,
         )
-        self._ocr = OcrStage(
-            engine,
-            self.data_dir,
-            self.copies,
-            self._chunking,
-            self._limits,
-            self.model.token_counter,
-            self.model.tokenizer_path,
-        )
+        self._ocr = OcrStage(engine, self.data_dir, self.copies, self._readers.pages)
         self._searcher = Searcher(engine)
         self._vectors = Vectors(
             engine, self.data_dir, self.model, self._searcher, read_only=self.read_only, notices=self.notices
         )
-
-    def _queue_rebuild(self, damage: Damage) -> None:
-        self.notices.append(queue_rebuild(self.engine, damage, self.copies))
+        if notice is not None:
+            self.notices.append(notice)
 
     # -- the model and the vector index ---------------------------------------------------------
 
@@ -186,9 +162,7 @@ class KnowledgeBase:
 
     def close(self) -> None:
         self._vectors.save()
-        if self._worker is not None:
-            self._worker.stop()
-        self._ocr.stop()
+        self._readers.stop()
         self.engine.dispose()
 
     def __enter__(self) -> KnowledgeBase:
@@ -196,21 +170,6 @@ class KnowledgeBase:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
-
-    # -- importing ----------------------------------------------------------------------------
-
-    def _reader(self) -> Reader:
-        """The reader of this library's imports; the parse worker is started now (in the background),
-        the tokenizer is loaded when the first file is read (an import of unchanged files needs neither)."""
-        if self._limits is None:
-            return InProcessReader(self._parse, self.model.token_counter, self._chunking)
-        if self._worker is None:
-            self._worker = ParseWorker(
-                self._parse, self._chunking, self._limits, self.model.token_counter, self.model.tokenizer_path
-            )
-        with contextlib.suppress(OSError):  # reported for the first file, if it persists
-            self._worker.start()
-        return self._worker
 
     # -- OCR of scanned pages -------------------------------------------------------------------
 
@@ -224,7 +183,7 @@ class KnowledgeBase:
         return self._ocr.lines(doc_id)
 
     def pending_ocr(self) -> int:
-        return sum(state.pending for state in self._ocr.states().values())
+        return self._ocr.pending()
 
     def run_ocr(
         self,
@@ -235,8 +194,7 @@ class KnowledgeBase:
         a cancel leaves the rest pending for the next run."""
         return OcrReport() if self.read_only else self._ocr.run(progress, cancel)
 
-    def _writable(self) -> None:
-        self._imports.writable()
+    # -- importing ----------------------------------------------------------------------------
 
     def import_paths(
         self,
@@ -245,6 +203,25 @@ class KnowledgeBase:
         cancel: Callable[[], bool] | None = None,
     ) -> ImportReport:
         return self._imports.import_paths(paths, progress, cancel)
+
+    def intake(
+        self,
+        paths: Iterable[Path | str] | None = None,
+        *,
+        resume: bool = False,
+        embed: bool = True,
+        ocr: bool = False,
+        progress: Callable[[IntakeProgress], None] | None = None,
+        cancel: Callable[[], bool] | None = None,
+        defer: Callable[[], bool] | None = None,
+    ) -> IntakeReport:
+        """Finish an interrupted import first (``resume``), import ``paths`` (None: none), embed what is
+        pending (``embed``), then OCR the scanned pages and embed what they gave (``ocr``): each stage
+        only if the ones before finished. ``defer()`` is asked once the imports are done: True leaves
+        the rest to a later intake. See ``kbapp.library.intake``."""
+        return run_intake(
+            self, paths, resume=resume, embed=embed, ocr=ocr, progress=progress, cancel=cancel, defer=defer
+        )
 
     def interrupted_import(self) -> InterruptedImport | None:
         """Files of imports that a crash or kill interrupted, done and remaining; None if there are none."""
@@ -291,7 +268,7 @@ class KnowledgeBase:
 
     def remove(self, doc_ids: Iterable[int]) -> int:
         """Remove documents (and their kept copies, unless another document shares them)."""
-        self._writable()
+        self._imports.writable()
         return remove_documents(self.engine, self.copies, self.data_dir, doc_ids)
 
     # -- checking and repairing -----------------------------------------------------------------
@@ -300,36 +277,23 @@ class KnowledgeBase:
         """Full checks of the library and what beside it depends on it; ``repair`` fixes what can be
         fixed (rebuilds derived data, re-imports what cannot be fixed in place, rebuilds a damaged
         library from its sources) and returns the checks after repairing, with what was done."""
-        report = self._check()
-        if not repair:
-            return report
-        self._writable()
-        actions = self._rebuild_damaged(report) if report.damaged else self._repair()
-        final = self._check()
-        final.repaired = actions
-        return final
+        return checkup.verify_library(self._checked, repair=repair, rebuild=self._rebuild_damaged)
 
-    def _library(self) -> checkup.Library:
-        pack = self.model.pack()
-        dims = (pack.manifest.id, pack.manifest.dimension) if pack else None
-        return checkup.Library(self.engine, self.data_dir, self.copies, self.keep_copies, dims)
-
-    def _check(self) -> CheckReport:
-        return checkup.check_library(self._library(), self.interrupted_import())
-
-    def _repair(self) -> list[str]:
-        return checkup.repair_library(
-            self._library(), self._vectors.dense, lambda files: self._imports.run_new("repair", files)
+    def _checked(self) -> checkup.Library:
+        return checkup.Library(
+            self.engine,
+            self.data_dir,
+            self.copies,
+            self.keep_copies,
+            self.model,
+            self._imports,
+            self._vectors.dense,
         )
 
-    def _rebuild_damaged(self, report: CheckReport) -> list[str]:
+    def _rebuild_damaged(self, problems: str) -> list[str]:
         """The library file is damaged: keep it aside, start afresh and import everything again."""
-        self.engine.dispose()
-        kept = move_aside(self.data_dir / DB_NAME)
-        engine, _ = open_library(self.data_dir / DB_NAME, read_only=False)
-        self._attach(engine)
-        self._queue_rebuild(Damage("; ".join(report.problems), kept))
+        damage = set_aside(self.engine, self.data_dir / DB_NAME, problems)
+        self._open(damage)
         rebuilt = self.resume_import()
-        return [f"moved the damaged library to {kept.name}", self.notices[-1]] + (
-            [rebuilt.error] if rebuilt.error else []
-        )
+        moved = f"moved the damaged library to {damage.kept_as.name}"
+        return [moved, self.notices[-1], *([rebuilt.error] if rebuilt.error else [])]

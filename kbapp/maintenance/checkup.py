@@ -3,7 +3,7 @@ vector index cache and interrupted imports, in one report a user can act on.
 
 The database checks and repairs are SQL and live in ``kbapp.store``; the files beside it are
 checked in ``verify``. A damaged database is not repaired here: the façade moves it aside and
-rebuilds it, which needs a new connection.
+rebuilds it, which needs a new connection (``verify_library``'s ``rebuild``).
 """
 
 from __future__ import annotations
@@ -14,8 +14,9 @@ from pathlib import Path
 
 from sqlalchemy.engine import Engine
 
-from kbapp.contract import ImportReport, InterruptedImport
+from kbapp.embedding.handle import ModelHandle
 from kbapp.importing.copies import CopyStore
+from kbapp.importing.jobs import ImportJobs
 from kbapp.index.dense import DenseIndex
 from kbapp.maintenance import verify
 from kbapp.store.checks import CheckReport, check_database
@@ -25,17 +26,43 @@ from kbapp.store.repair import repair_database
 
 @dataclass(frozen=True, slots=True)
 class Library:
-    """What a check looks at; ``pack`` is ``(pack id, dimension)`` of the active model, if any."""
+    """What a check looks at, and what a repair works with."""
 
     engine: Engine
     data_dir: Path
     copies: CopyStore
     keep_copies: bool
-    pack: tuple[str, int] | None
+    model: ModelHandle
+    imports: ImportJobs  # interrupted imports are reported; documents that lost passages are imported again
+    dense: DenseIndex | None  # the vector index in use, if loaded: a repair rebuilds that one
+
+    @property
+    def pack(self) -> tuple[str, int] | None:
+        """``(pack id, dimension)`` of the active model, if any."""
+        pack = self.model.pack()
+        return (pack.manifest.id, pack.manifest.dimension) if pack else None
 
 
-def check_library(lib: Library, interrupted: InterruptedImport | None) -> CheckReport:
-    pack_id, dimension = lib.pack or (None, None)
+def verify_library(
+    library: Callable[[], Library], *, repair: bool, rebuild: Callable[[str], list[str]]
+) -> CheckReport:
+    """The full check. With ``repair``, what can be fixed is fixed (in place, or for a damaged
+    database by ``rebuild(problems)``, after which ``library()`` describes the fresh one) and the
+    check is run again, with what was done in ``repaired``."""
+    report = check_library(library())
+    if not repair:
+        return report
+    lib = library()
+    lib.imports.writable()
+    actions = rebuild("; ".join(report.problems)) if report.damaged else repair_library(lib)
+    final = check_library(library())
+    final.repaired = actions
+    return final
+
+
+def check_library(lib: Library) -> CheckReport:
+    pack = lib.pack
+    pack_id, dimension = pack or (None, None)
     with lib.engine.connect() as conn:
         report = check_database(conn, full=True, pack_id=pack_id, dimension=dimension)
     if report.damaged:
@@ -44,12 +71,13 @@ def check_library(lib: Library, interrupted: InterruptedImport | None) -> CheckR
     report.problems += copies.problems()
     report.notes += copies.notes(lib.keep_copies)
     report.facts["kept_copies"] = len(lib.copies.stored())
-    if lib.pack is not None:
-        reason = verify.check_index(lib.engine, lib.data_dir, *lib.pack)
+    if pack is not None:
+        reason = verify.check_index(lib.engine, lib.data_dir, *pack)
         if reason is not None:
             report.notes.append(
                 f"{reason}; it is rebuilt from the library on the next search (or by --repair)"
             )
+    interrupted = lib.imports.interrupted()
     if interrupted is not None:
         total = len(interrupted.done) + len(interrupted.remaining)
         report.notes.append(
@@ -59,14 +87,11 @@ def check_library(lib: Library, interrupted: InterruptedImport | None) -> CheckR
     return report
 
 
-def repair_library(
-    lib: Library,
-    dense: DenseIndex | None,
-    reimport: Callable[[list[tuple[str, str | None]]], ImportReport],
-) -> list[str]:
-    """Fix what can be fixed in place; ``reimport(files)`` imports again (path, kept copy) the
-    documents that lost their passages. Returns what was done, in words."""
-    pack_id, dimension = lib.pack or (None, None)
+def repair_library(lib: Library) -> list[str]:
+    """Fix what can be fixed in place; the documents that lost their passages are imported again
+    (from their kept copies when there are). Returns what was done, in words."""
+    pack = lib.pack
+    pack_id, dimension = pack or (None, None)
     with write_transaction(lib.engine) as conn:
         fixed = repair_database(conn, pack_id=pack_id, dimension=dimension)
     actions = list(fixed.actions)
@@ -75,13 +100,13 @@ def repair_library(
             (path, str(lib.copies.resolve(rel)) if rel and lib.copies.resolve(rel).is_file() else None)
             for path, rel in fixed.reimport
         ]
-        imported = reimport(files)
+        imported = lib.imports.run_new("repair", files)
         actions.append(
             "imported again (they had lost their passages): " + "; ".join(f.message for f in imported.files)
         )
     copies = verify.check_copies(lib.engine, lib.copies, full=True)
     actions += verify.repair_copies(lib.engine, lib.copies, copies, keep_copies=lib.keep_copies)
-    if lib.pack is not None and verify.check_index(lib.engine, lib.data_dir, *lib.pack) is not None:
-        (dense or DenseIndex(lib.engine, lib.data_dir, *lib.pack)).rebuild()
+    if pack is not None and verify.check_index(lib.engine, lib.data_dir, *pack) is not None:
+        (lib.dense or DenseIndex(lib.engine, lib.data_dir, *pack)).rebuild()
         actions.append("rebuilt the vector index from the library")
     return actions

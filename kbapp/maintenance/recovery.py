@@ -26,7 +26,7 @@ from kbapp.index.atomic import fsync_dir
 from kbapp.store import journal, repository
 from kbapp.store.checks import sqlite_check
 from kbapp.store.database import open_engine, write_transaction
-from kbapp.store.errors import is_damage
+from kbapp.store.errors import classify_os_error, folder_writable, is_damage
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,7 +53,38 @@ class RebuildPlan:
         return f"{found} ({sources}){lost}"
 
 
-def open_library(db_path: Path, *, read_only: bool) -> tuple[Engine, Damage | None]:
+def open_folder(data_dir: Path, notices: list[str]) -> bool:
+    """Create the library folder if needed; True if it is read-only (a notice says what still works)."""
+    try:
+        data_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise classify_os_error(err, data_dir) from err
+    if folder_writable(data_dir):
+        return False
+    notices.append(
+        f"The library folder {data_dir} is read-only: searching works, importing and removing do not."
+    )
+    return True
+
+
+def open_library(
+    db_path: Path, copies: CopyStore, *, read_only: bool, damage: Damage | None = None
+) -> tuple[Engine, str | None]:
+    """The library's engine. A damaged file is moved aside and a fresh library opened in its place;
+    its rebuild (or that of ``damage``, a file a check found damaged and set aside) is queued as an
+    interrupted import, with a notice that says so."""
+    engine, found = _open_sound(db_path, read_only=read_only)
+    damage = damage or found
+    return engine, queue_rebuild(engine, damage, copies) if damage is not None else None
+
+
+def set_aside(engine: Engine, db_path: Path, problems: str) -> Damage:
+    """Close the library a check found damaged and move its file aside, to be rebuilt."""
+    engine.dispose()
+    return Damage(problems, move_aside(db_path))
+
+
+def _open_sound(db_path: Path, *, read_only: bool) -> tuple[Engine, Damage | None]:
     """The library's engine; if the file is damaged, it is moved aside and a fresh one opened."""
     if read_only and not db_path.exists():
         raise StorageError(

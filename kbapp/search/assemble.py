@@ -10,13 +10,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import and_, func, select
 from sqlalchemy.engine import Connection
 
 from kbapp.contract import SearchResult
 from kbapp.ingest.builder import BLOCK_SEPARATOR
-from kbapp.store import ocr_pages
-from kbapp.store.schema import chunks, documents, pages
+from kbapp.store import ocr_pages, passages
+from kbapp.store.passages import Passage
 from kbapp.text.terms import Term, match_terms
 
 
@@ -27,76 +26,9 @@ class Candidate:
     why: dict[str, Any]
 
 
-@dataclass(slots=True)
-class _Row:
-    chunk_id: int
-    doc_id: int
-    ord: int
-    page_start: int
-    char_start: int
-    page_end: int
-    char_end: int
-    prefix: str
-    text: str
-    heading: str
-    path: str
-    title: str
-
-
-def _fetch_rows(conn: Connection, ids: list[int]) -> dict[int, _Row]:
-    if not ids:
-        return {}
-    query = (
-        select(
-            chunks.c.id,
-            chunks.c.document_id,
-            chunks.c.ord,
-            chunks.c.page_start,
-            chunks.c.char_start,
-            chunks.c.page_end,
-            chunks.c.char_end,
-            chunks.c.prefix,
-            chunks.c.text,
-            chunks.c.heading,
-            documents.c.path,
-            documents.c.title,
-        )
-        .join(documents, documents.c.id == chunks.c.document_id)
-        .where(chunks.c.id.in_(ids))
-    )
-    return {r[0]: _Row(*r) for r in conn.execute(query)}
-
-
-def _page_numbers(conn: Connection, keys: set[tuple[int, int]]) -> dict[tuple[int, int], int | None]:
-    if not keys:
-        return {}
-    rows = conn.execute(
-        select(pages.c.document_id, pages.c.page_index, pages.c.number).where(
-            pages.c.document_id.in_({d for d, _ in keys}), pages.c.page_index.in_({p for _, p in keys})
-        )
-    )
-    return {(r[0], r[1]): r[2] for r in rows if (r[0], r[1]) in keys}
-
-
-def _page_text(conn: Connection, doc_id: int, page_index: int) -> str:
-    return conn.execute(
-        select(pages.c.text).where(and_(pages.c.document_id == doc_id, pages.c.page_index == page_index))
-    ).scalar_one()
-
-
-def _page_at(conn: Connection, row: _Row, offset: int) -> int:
+def _page_at(conn: Connection, row: Passage, offset: int) -> int:
     """Index of the page holding ``offset`` of a chunk's text that spans several pages."""
-    lengths = (
-        conn.execute(
-            select(func.length(pages.c.text))
-            .where(
-                pages.c.document_id == row.doc_id, pages.c.page_index.between(row.page_start, row.page_end)
-            )
-            .order_by(pages.c.page_index)
-        )
-        .scalars()
-        .all()
-    )
+    lengths = passages.page_lengths(conn, row.doc_id, row.page_start, row.page_end)
     end = len(row.prefix) + lengths[0] - row.char_start
     for page_index in range(row.page_start, row.page_end):
         if offset < end:
@@ -105,7 +37,7 @@ def _page_at(conn: Connection, row: _Row, offset: int) -> int:
     return row.page_end
 
 
-def _overlaps(a: _Row, b: _Row) -> bool:
+def _overlaps(a: Passage, b: Passage) -> bool:
     """Same page, plain text, spans that overlap, or touch within one section: the two would read
     as one passage.
 
@@ -122,18 +54,18 @@ def _overlaps(a: _Row, b: _Row) -> bool:
     return a.char_start <= b.char_end + gap and b.char_start <= a.char_end + gap
 
 
-def _group(conn: Connection, candidates: list[Candidate], k: int) -> list[tuple[Candidate, list[_Row]]]:
+def _group(conn: Connection, candidates: list[Candidate], k: int) -> list[tuple[Candidate, list[Passage]]]:
     """The first ``k`` distinct passages, each with the overlapping neighbours merged into it.
 
     Rows are fetched a batch at a time in rank order and only until ``k`` passages are found (plus
     the rest of that batch, whose neighbours may still merge): the candidate lists run to a
     hundred or more, of which a search shows ten.
     """
-    groups: list[tuple[Candidate, list[_Row]]] = []
+    groups: list[tuple[Candidate, list[Passage]]] = []
     batch = 2 * k
     for start in range(0, len(candidates), batch):
         part = candidates[start : start + batch]
-        rows = _fetch_rows(conn, [c.chunk_id for c in part])
+        rows = passages.passages(conn, [c.chunk_id for c in part])
         for cand in part:
             row = rows.get(cand.chunk_id)
             if row is None:  # removed between retrieval and assembly
@@ -155,6 +87,36 @@ def _coverage(found: set[str], weights: dict[str, float]) -> float:
     return round(sum(weights.get(t, 0.0) for t in found) / total, 3) if total else 0.0
 
 
+def _span(conn: Connection, members: list[Passage]) -> tuple[str, int, int]:
+    """The text a result shows and where it lies on its page: one chunk's own, or for merged
+    neighbours (on one page, see ``_overlaps``) the cut of the page that covers them all."""
+    first = members[0]
+    if len(members) == 1:
+        return first.text, first.char_start, first.char_end
+    start = min(m.char_start for m in members)
+    end = max(m.char_end for m in members)
+    return passages.page_text(conn, first.doc_id, first.page_start)[start:end], start, end
+
+
+def _cited_page(conn: Connection, first: Passage, highlights: list[tuple[int, int]]) -> int:
+    """A passage that runs over a page break is cited at the page where its first match is."""
+    if first.page_end != first.page_start and highlights:
+        return _page_at(conn, first, highlights[0][0])
+    return first.page_start
+
+
+def _matches(
+    text: str, terms: list[Term], weights: dict[str, float], bridged: dict[str, float] | None
+) -> tuple[list[tuple[int, int]], dict[str, Any]]:
+    """Where the terms occur in ``text``, and what ``why`` says of them."""
+    highlights, found = match_terms(text, terms)
+    why: dict[str, Any] = {"keyword_coverage": _coverage(found, weights)}
+    if bridged:
+        why["bridge_coverage"] = _coverage(found, bridged)
+    why["matched_terms"] = sorted({text[s:e] for s, e in highlights}, key=str.casefold)
+    return highlights, why
+
+
 def assemble(
     conn: Connection,
     candidates: list[Candidate],
@@ -174,27 +136,15 @@ def assemble(
     page_keys = {
         (r.doc_id, p) for _, members in groups for r in members for p in range(r.page_start, r.page_end + 1)
     }
-    numbers = _page_numbers(conn, page_keys)
+    numbers = passages.page_numbers(conn, page_keys)
     from_ocr = ocr_pages.done_pages(conn, {(doc, number) for (doc, _), number in numbers.items() if number})
     results: list[SearchResult] = []
     for rank, (cand, members) in enumerate(groups, start=1):
         first = members[0]
-        if len(members) == 1:
-            text, start, end = first.text, first.char_start, first.char_end
-        else:
-            start = min(m.char_start for m in members)
-            end = max(m.char_end for m in members)
-            text = _page_text(conn, first.doc_id, first.page_start)[start:end]
-        why = dict(cand.why)
-        highlights, found = match_terms(text, terms)
-        why["keyword_coverage"] = _coverage(found, weights)
-        if bridged:
-            why["bridge_coverage"] = _coverage(found, bridged)
-        # A passage that runs over a page break is cited at the page where its match is.
-        page_index = first.page_start
-        if first.page_end != first.page_start and highlights:
-            page_index = _page_at(conn, first, highlights[0][0])
-        why["matched_terms"] = sorted({text[s:e] for s, e in highlights}, key=str.casefold)
+        text, start, end = _span(conn, members)
+        highlights, matched = _matches(text, terms, weights, bridged)
+        page_index = _cited_page(conn, first, highlights)
+        why = cand.why | matched
         if len(members) > 1:
             why["merged_chunks"] = len(members)
         if (first.doc_id, numbers.get((first.doc_id, page_index))) in from_ocr:

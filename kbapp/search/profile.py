@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from sqlalchemy.engine import Connection
 
-from kbapp.search.lexical import indexed_terms
+from kbapp.store.keywords import indexed_terms
 from kbapp.store.samples import document_generation, document_openings
 from kbapp.text.script import Script, script_of
 

@@ -34,6 +34,7 @@ from kbapp.search.profile import LibraryProfile
 from kbapp.search.relevance import relevant
 from kbapp.search.semantic import SemanticRetriever
 from kbapp.search.vocabulary import vocabulary
+from kbapp.store import passages
 from kbapp.store.samples import chunk_texts
 from kbapp.text.script import Script, script_of
 from kbapp.text.terms import query_terms, quoted_phrases
@@ -42,9 +43,7 @@ POINTER_WINDOW = 3  # candidates per shown result that are checked for being con
 
 
 def _allowed_chunks(conn: Connection, document_ids: Sequence[int]) -> np.ndarray:
-    marks = ",".join("?" * len(document_ids)) or "NULL"
-    rows = conn.exec_driver_sql(f"SELECT id FROM chunks WHERE document_id IN ({marks})", tuple(document_ids))
-    return np.fromiter((r[0] for r in rows), dtype=np.int64)
+    return np.array(passages.chunk_ids(conn, document_ids), dtype=np.int64)
 
 
 def _candidates(

@@ -22,8 +22,8 @@ from dataclasses import dataclass
 
 from sqlalchemy.engine import Connection
 
-from kbapp.search.lexical import term_counts
 from kbapp.search.profile import Profile
+from kbapp.store.keywords import term_counts
 from kbapp.text.bridge import Bridge, bridge
 from kbapp.text.fold import fold
 from kbapp.text.script import CJK_RE, Script

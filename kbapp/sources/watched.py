@@ -21,7 +21,7 @@ from sqlalchemy.exc import DBAPIError
 
 from kbapp.contract import Source, SourceError, StorageError, SyncProgress, SyncReport
 from kbapp.importing.copies import CopyStore
-from kbapp.importing.reading import Reader
+from kbapp.importing.readers import Readers
 from kbapp.sources.apply import PlanRun, Target
 from kbapp.sources.plan import make_plan
 from kbapp.sources.scan import FolderScan, scan_folder
@@ -45,9 +45,9 @@ class Library(Protocol):
     keep_copies: bool
     data_dir: Path
 
-    def remove(self, doc_ids: Iterable[int]) -> int: ...
+    _readers: Readers
 
-    def _reader(self) -> Reader: ...
+    def remove(self, doc_ids: Iterable[int]) -> int: ...
 
 
 class WatchedFolders:
@@ -57,7 +57,7 @@ class WatchedFolders:
         by its reader (the parse worker), removed by its removal."""
         return cls(
             lambda: Target(
-                library.engine, library.copies, library.keep_copies, library._reader, library.remove
+                library.engine, library.copies, library.keep_copies, library._readers.files, library.remove
             ),
             library.data_dir,
         )

@@ -1,0 +1,90 @@
+"""The library's readers and the worker processes behind them: whole files for imports, single
+scanned pages for the OCR stage.
+
+With limits each is read in a bounded worker (see ``parse_worker``), started when first needed;
+without, in this process (tests, debugging, custom parsers that cannot be pickled). The two
+workers are separate so each keeps its models loaded (PyMuPDF and the tokenizer in one, the OCR
+engine in the other); each is shared by everything the library reads (a folder sync included)
+and both are stopped when the library closes.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable
+from pathlib import Path
+
+from kbapp.chunking import ChunkingConfig
+from kbapp.embedding.handle import ModelHandle
+from kbapp.importing.parse_worker import PageParser, ParseLimits, ParseWorker, require_picklable
+from kbapp.importing.reading import (
+    InProcessReader,
+    PageReader,
+    Parser,
+    Reader,
+    ReadResult,
+    chunked,
+    crash_error,
+)
+from kbapp.ingest.document import IngestError
+
+
+class Readers:
+    def __init__(
+        self,
+        parse: Parser,
+        chunking: ChunkingConfig,
+        limits: ParseLimits | None,
+        model: ModelHandle,
+    ) -> None:
+        """``parse`` must be a module-level function when there are ``limits`` (the worker gets it
+        pickled): a ``ValueError`` says so now rather than at the first file. Passages are cut to
+        budgets in ``model``'s tokens."""
+        if limits is not None:
+            require_picklable(parse)
+        self._parse = parse
+        self._chunking = chunking
+        self._limits = limits
+        self._count_tokens = model.token_counter
+        self._tokenizer = model.tokenizer_path
+        self._file_worker: ParseWorker | None = None
+        self._page_worker: ParseWorker | None = None
+
+    def files(self) -> Reader:
+        """The reader of the next import; its worker is started now (in the background), the
+        tokenizer is loaded when the first file is read (an import of unchanged files needs neither)."""
+        if self._limits is None:
+            return InProcessReader(self._parse, self._count_tokens, self._chunking)
+        if self._file_worker is None:
+            self._file_worker = self._worker(self._parse, self._limits)
+        with contextlib.suppress(OSError):  # reported for the first file, if it persists
+            self._file_worker.start()
+        return self._file_worker
+
+    def pages(self) -> PageReader:
+        """The reader of the OCR stage (onnxruntime and the OCR models load only when OCR runs)."""
+        from kbapp.ocr.page_reader import ocr_page
+
+        if self._limits is None:
+            return self._page_in_process
+        if self._page_worker is None:
+            self._page_worker = self._worker(ocr_page, self._limits)
+        return self._page_worker
+
+    def stop(self) -> None:
+        for worker in (self._file_worker, self._page_worker):
+            if worker is not None:
+                worker.stop()
+
+    def _worker(self, parse: Parser | PageParser, limits: ParseLimits) -> ParseWorker:
+        return ParseWorker(parse, self._chunking, limits, self._count_tokens, self._tokenizer)
+
+    def _page_in_process(self, path: Path, cancel: Callable[[], bool] | None, page: int) -> ReadResult:
+        from kbapp.ocr.page_reader import ocr_page
+
+        try:
+            return chunked(ocr_page(path, page), self._count_tokens(), self._chunking)
+        except IngestError:
+            raise
+        except Exception as exc:  # an OCR bug costs this page only
+            raise crash_error(path, exc) from exc

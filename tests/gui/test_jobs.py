@@ -1,0 +1,67 @@
+"""The job queue over a real library and the real model pack: an import is followed by its embedding
+in the same job, and imports dropped one after another are all imported before any embedding."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from kbapp.embedding import default_pack_dir
+from kbapp.gui.jobs import EMBED, IMPORT, LibraryJobs
+from kbapp.library import KnowledgeBase
+from tests.gui.conftest import WAIT_MS
+
+PACK = default_pack_dir()
+pytestmark = pytest.mark.skipif(not (PACK / "manifest.json").is_file(), reason=f"no model pack at {PACK}")
+
+
+def _notes(folder: Path, count: int) -> str:
+    folder.mkdir()
+    for i in range(count):
+        text = f"{folder.name} {i}\n\nThe {folder.name} needs service every {i} weeks.\n"
+        (folder / f"{folder.name}{i}.txt").write_text(text, encoding="utf-8")
+    return str(folder)
+
+
+@pytest.fixture
+def jobs(tmp_path: Path) -> Iterator[tuple[LibraryJobs, list[tuple[str, object]]]]:
+    """The jobs of a new library, and what they said, in order."""
+    kb = KnowledgeBase(tmp_path / "lib", pack_dir=PACK, autoload_model=False)
+    jobs = LibraryJobs(kb)
+    said: list[tuple[str, object]] = []
+    jobs.started.connect(lambda kind: said.append(("started", kind)))
+    jobs.importFinished.connect(lambda report: said.append(("imported", len(report.files))))
+    jobs.embeddingFinished.connect(lambda complete: said.append(("embedded", complete)))
+    yield jobs, said
+    kb.close()
+
+
+def test_an_import_is_embedded_in_the_same_job(qtbot, jobs, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    queue, said = jobs
+    kinds: list[str | None] = []
+    queue.progress.connect(lambda _p: kinds.append(queue.current_kind))
+    with qtbot.waitSignal(queue.embeddingFinished, timeout=WAIT_MS):
+        queue.import_paths([_notes(tmp_path / "pumps", 2)])
+    qtbot.waitUntil(lambda: not queue.busy, timeout=WAIT_MS)
+    assert said == [("started", IMPORT), ("imported", 2), ("started", EMBED), ("embedded", True)]
+    assert kinds[0] == IMPORT and kinds[-1] == EMBED  # the running job says which stage it is in
+    assert queue.pending == 0
+
+
+def test_imports_dropped_together_are_all_imported_before_embedding(qtbot, jobs, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    queue, said = jobs
+    with qtbot.waitSignal(queue.embeddingFinished, timeout=WAIT_MS):
+        queue.import_paths([_notes(tmp_path / "pumps", 2)])
+        queue.import_paths([_notes(tmp_path / "valves", 3)])  # waits while the first one imports
+    qtbot.waitUntil(lambda: not queue.busy, timeout=WAIT_MS)
+    assert said == [
+        ("started", IMPORT),
+        ("imported", 2),
+        ("started", IMPORT),
+        ("imported", 3),
+        ("started", EMBED),  # one embedding job for both, queued behind the second import
+        ("embedded", True),
+    ]
+    assert queue.pending == 0
