@@ -318,6 +318,7 @@ class OcrReport:
     failed: list[str] = field(default_factory=list)  # one message per page that could not be read
     cancelled: bool = False
     seconds: float = 0.0
+    unavailable: str | None = None  # why no page was read (the OCR models are missing): they stay pending
 
 
 @dataclass(frozen=True, slots=True)
@@ -370,6 +371,8 @@ class IntakeReport:
     embedded: bool | None = None
     pending: int = 0  # passages without a vector at the end
     ocr: OcrReport | None = None  # None: no scanned page was pending, or OCR was not run
+    # The imports were done when ``defer()`` said to leave embedding and OCR to a later intake.
+    deferred: bool = False
 
     @property
     def stopped(self) -> str | None:
@@ -384,4 +387,5 @@ class IntakeReport:
     @property
     def ok(self) -> bool:
         """Every file imported and every scanned page read."""
-        return all(r.ok for r in self.imports) and not (self.ocr is not None and self.ocr.failed)
+        ocr_ok = self.ocr is None or not (self.ocr.failed or self.ocr.unavailable)
+        return all(r.ok for r in self.imports) and ocr_ok

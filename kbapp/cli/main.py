@@ -68,6 +68,8 @@ def cmd_import(args: argparse.Namespace) -> int:
         )
         if not kb.model_available:
             print(f"note: keyword search only ({kb.model_problem})", file=sys.stderr)
+        if report.ocr is not None and report.ocr.unavailable:
+            print(f"note: scanned pages left unread ({report.ocr.unavailable})", file=sys.stderr)
     for path, why in [p for r in report.imports for p in r.problems]:
         print(f"FAILED    {path}: {why}", file=info)
     if report.stopped is not None:

@@ -4,8 +4,9 @@ and give their passages vectors too.
 
 A stage runs only if the ones before it finished: an import that stopped (disk full, read-only)
 or was cancelled ends the intake with what it kept, and a cancelled embedding leaves OCR for the
-next run. The CLI's ``import`` runs every stage and waits; the GUI runs one intake per job in the
-background, and lets an import waiting in its queue go before embedding (``defer``).
+next run; without its models OCR leaves every scanned page pending and says why. The CLI's
+``import`` runs every stage and waits; the GUI runs one intake per job in the background, and lets
+an import waiting in its queue go before embedding and OCR (``defer``).
 """
 
 from __future__ import annotations
@@ -23,7 +24,9 @@ from kbapp.contract import (
     IntakeReport,
     IntakeStage,
     OcrProgress,
+    OcrReport,
 )
+from kbapp.ocr.models import models_problem
 
 if TYPE_CHECKING:
     from kbapp.library.knowledge_base import KnowledgeBase
@@ -44,8 +47,10 @@ def run_intake(
 ) -> IntakeReport:
     """See ``KnowledgeBase.intake``."""
     run = _Intake(kb, progress, cancel)
-    if run.imports(paths, resume) and not (defer is not None and defer()):
-        run.after_imports(embed, ocr)
+    if run.imports(paths, resume):
+        run.report.deferred = defer is not None and defer()
+        if not run.report.deferred:
+            run.after_imports(embed, ocr)
     run.report.pending = kb.pending_embeddings()
     return run.report
 
@@ -115,10 +120,15 @@ class _Intake:
         return self.report.embedded
 
     def ocr(self) -> bool:
-        """Read every pending scanned page; False if cancelled (the rest stays pending)."""
+        """Read every pending scanned page; False if cancelled or the OCR models are missing (the
+        rest, or every page, stays pending)."""
         pages = self._kb.pending_ocr()
         if not pages:
             return True
+        problem = models_problem()
+        if problem is not None:
+            self.report.ocr = OcrReport(unavailable=problem)
+            return False
         self._tell(IntakeStage.OCR, OcrProgress(0, pages, "", None))
         self.report.ocr = self._kb.run_ocr(self._teller(IntakeStage.OCR), self._cancel)
         self._tell(IntakeStage.OCR, None)

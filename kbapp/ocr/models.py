@@ -63,6 +63,16 @@ def locate_models(directory: Path | None = None, *, verify: bool = True) -> OcrM
     return OcrModels(detector=paths[DETECTOR_FILE], recogniser=paths[RECOGNISER_FILE])
 
 
+def models_problem() -> str | None:
+    """Why OCR cannot run here (its models missing or not the pinned files), None when it can: asked
+    before an OCR run, so scanned pages wait for the models instead of each failing for want of them."""
+    try:
+        locate_models()
+    except OcrModelError as error:
+        return str(error)
+    return None
+
+
 def _sha256(path: Path) -> str:
     digest = hashlib.sha256()
     with path.open("rb") as handle:

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from PIL import Image
 
 from kbapp.contract import (
     EmbedProgress,
@@ -16,6 +17,7 @@ from kbapp.contract import (
 )
 from kbapp.embedding import default_pack_dir
 from kbapp.library import KnowledgeBase
+from kbapp.ocr.models import MODEL_DIR_ENV
 
 PACK = default_pack_dir()
 needs_pack = pytest.mark.skipif(not (PACK / "manifest.json").is_file(), reason=f"no model pack at {PACK}")
@@ -85,9 +87,11 @@ def test_defer_leaves_embedding_to_a_later_intake(tmp_path: Path) -> None:
     with KnowledgeBase(tmp_path / "lib", pack_dir=PACK) as kb:
         deferred = kb.intake([pumps], defer=lambda: True)
         assert deferred.embedded is None and deferred.pending == 2 and not deferred.cancelled
+        assert deferred.deferred  # so a front end knows a later intake is owed
         events: list[IntakeProgress] = []
         later = kb.intake(progress=events.append)  # nothing to import: embedding alone
         assert later.imports == [] and later.embedded is True and later.pending == 0
+        assert not later.deferred
         assert _stages(events) == [EMBED]
         assert kb.intake(progress=events.append).embedded is None  # nothing left: no stage runs
 
@@ -99,3 +103,18 @@ def test_without_a_model_only_the_import_runs(tmp_path: Path) -> None:
         report = kb.intake([pumps], resume=True, ocr=True, progress=events.append)
     assert _stages(events) == [IMPORT]  # nothing interrupted, nothing to embed, no scanned page
     assert report.ok and report.embedded is None and report.ocr is None and report.stopped is None
+
+
+def test_without_the_ocr_models_scanned_pages_wait_for_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    Image.new("L", (850, 1100), 255).save(tmp_path / "scan.png")
+    monkeypatch.setenv(MODEL_DIR_ENV, str(tmp_path / "no-models"))
+    events: list[IntakeProgress] = []
+    with KnowledgeBase(tmp_path / "lib", pack_dir=None) as kb:
+        report = kb.intake([tmp_path / "scan.png"], ocr=True, progress=events.append)
+        assert kb.pending_ocr() == 1  # not failed: read once the models are there
+    assert report.ocr is not None and report.ocr.unavailable is not None
+    assert "OCR model missing" in report.ocr.unavailable
+    assert not report.ok and not report.cancelled
+    assert _stages(events) == [IMPORT]  # no OCR stage began
