@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pymupdf
 import pytest
@@ -31,6 +33,21 @@ def scan(lines: list[str], *, fontname: str = "helv", dpi: int = 150) -> np.ndar
     page = text_pdf(lines, fontname=fontname)[0]
     pix = page.get_pixmap(dpi=dpi, colorspace=pymupdf.csRGB, alpha=False)
     return np.frombuffer(pix.samples, dtype=np.uint8).reshape(pix.height, pix.width, 3).copy()
+
+
+def scanned_pdf(path: Path, pages: list[list[str] | None]) -> Path:
+    """An image-only PDF (None: a page with a real text layer, for mixed documents)."""
+    doc = pymupdf.open()
+    for lines in pages:
+        page = doc.new_page()
+        if lines is None:
+            page.insert_text((72, 90), "Introduction: safety instructions for the operator.", fontsize=12)
+            continue
+        pixels = scan(lines)
+        pix = pymupdf.Pixmap(pymupdf.csRGB, pixels.shape[1], pixels.shape[0], pixels.tobytes(), False)
+        page.insert_image(page.rect, pixmap=pix)
+    doc.save(path)
+    return path
 
 
 @pytest.fixture(scope="session")

@@ -13,14 +13,13 @@ import sys
 from pathlib import Path
 
 import numpy as np
-import pymupdf
 from PIL import Image
 
 from kbapp.gui.preview.scan_marks import word_boxes
 from kbapp.importing.parse_worker import ParseLimits
 from kbapp.library import KnowledgeBase
 from kbapp.store.ocr_pages import OcrState
-from tests.ocr.conftest import scan, text_pdf
+from tests.ocr.conftest import scan, scanned_pdf, text_pdf
 
 REPO = Path(__file__).resolve().parents[2]
 PAGES = [
@@ -29,21 +28,6 @@ PAGES = [
     ["Chapter 3 Conveyor alignment", "Align the conveyor rollers with a laser level."],
     ["Chapter 4 Hydraulic pressure", "Check the hydraulic pressure gauge weekly."],
 ]
-
-
-def scanned_pdf(path: Path, pages: list[list[str] | None]) -> Path:
-    """An image-only PDF (None: a page with a real text layer, for mixed documents)."""
-    doc = pymupdf.open()
-    for lines in pages:
-        page = doc.new_page()
-        if lines is None:
-            page.insert_text((72, 90), "Introduction: safety instructions for the operator.", fontsize=12)
-            continue
-        pixels = scan(lines)
-        pix = pymupdf.Pixmap(pymupdf.csRGB, pixels.shape[1], pixels.shape[0], pixels.tobytes(), False)
-        page.insert_image(page.rect, pixmap=pix)
-    doc.save(path)
-    return path
 
 
 def library(path: Path, worker: bool = False) -> KnowledgeBase:
