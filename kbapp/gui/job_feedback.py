@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject
 
-from kbapp.contract import ImportReport, InterruptedImport, Outcome
+from kbapp.contract import ImportReport, InterruptedImport, OcrReport, Outcome
 from kbapp.gui.import_report import ImportReportDialog
 
 if TYPE_CHECKING:
@@ -90,6 +90,21 @@ class JobFeedback(QObject):
             self._window.status.showMessage(
                 self.tr("Semantic indexing finished: questions now also find passages by meaning."), 10000
             )
+
+    def report_ocr(self, report: OcrReport) -> None:
+        """How reading the scanned pages went; pages that could not be read are marked in the library."""
+        status = self._window.status
+        if report.unavailable:
+            status.showMessage(
+                self.tr("Scanned pages cannot be read yet: %1").replace("%1", report.unavailable), 20000
+            )
+            return
+        parts = [self.tr("%n scanned pages read: their text is searchable now", "", report.pages)]
+        if report.failed:
+            parts.append(self.tr("%n could not be read", "", len(report.failed)))
+        if report.cancelled:
+            parts.append(self.tr("stopped: the other pages are read at the next import or start"))
+        status.showMessage(" · ".join(parts), 15000)
 
     def show_model_state(self, state: str) -> None:
         """The model's state, and the passages waiting for it (not counted when no model can come)."""

@@ -1,12 +1,14 @@
-"""The library's long jobs, run one writer at a time: import, semantic indexing, removal.
+"""The library's long jobs, run one writer at a time: import, semantic indexing, OCR, removal.
 
-The ``KnowledgeBase`` supports one writer plus concurrent searches, so imports, embedding
+The ``KnowledgeBase`` supports one writer plus concurrent searches, so imports, embedding, OCR
 and removals go through a queue here while searches (``search_runner``) and library listings
-run beside them. Import and embedding jobs run ``KnowledgeBase.intake`` on a worker: an import
-is followed by embedding in the same job, unless more jobs wait, when an embedding job queued
-behind them embeds once for all. A cancelled job drops the queued ones of its kind. Nothing
-here blocks the GUI thread: even "is there a model pack?" is asked on a worker, because the
-first answer hashes the pack's files.
+run beside them. Import and follow-up jobs run ``KnowledgeBase.intake`` on a worker: an import
+is followed by embedding and then OCR of its scanned pages in the same job, unless more jobs
+wait, when a follow-up job queued behind them does both once for all. Reading scans takes
+seconds a page, so an import or removal queued meanwhile stops it after the page under way and
+goes first; the pages left are read by a follow-up job after it. A cancelled job drops the
+queued ones of its kind. Nothing here blocks the GUI thread: even "is there a model pack?" is
+asked on a worker, because the first answer hashes the pack's files.
 """
 
 from __future__ import annotations
@@ -24,8 +26,11 @@ from kbapp.contract import (
     ImportReport,
     IntakeProgress,
     IntakeReport,
+    IntakeStage,
     InterruptedImport,
     ModelState,
+    OcrProgress,
+    OcrReport,
 )
 from kbapp.gui.operations import Operation, OperationContext
 from kbapp.gui.qt_compat import emit
@@ -33,16 +38,23 @@ from kbapp.gui.qt_compat import emit
 if TYPE_CHECKING:  # the core is imported by whoever opens the library, after the window shows
     from kbapp.library import KnowledgeBase
 
-IMPORT, EMBED, EDIT = "import", "embed", "edit"  # edits: removal, discarding; not cancellable
+IMPORT, EMBED, OCR, EDIT = "import", "embed", "ocr", "edit"  # edits: removal, discarding; not cancellable
+FOLLOW_UP = (EMBED, OCR)  # jobs that finish what imports left: vectors, then scanned pages
+_SHOWN_AS = {
+    IntakeStage.RESUME: IMPORT,
+    IntakeStage.IMPORT: IMPORT,
+    IntakeStage.EMBED: EMBED,
+    IntakeStage.OCR: OCR,
+}
 _CHANGED_THROTTLE_MS = 600
 
 
 @dataclass(frozen=True, slots=True)
 class JobProgress:
-    kind: str  # IMPORT or EMBED
-    done: int
+    kind: str  # IMPORT, EMBED or OCR
+    done: int  # files imported, passages embedded, scanned pages read
     total: int
-    current: str = ""  # the file being imported
+    current: str = ""  # the file being imported, the page being read ("manual.pdf page 3")
 
 
 @dataclass(slots=True)
@@ -57,6 +69,7 @@ class LibraryJobs(QObject):
     busyChanged = Signal(bool)
     importFinished = Signal(object)  # ImportReport
     embeddingFinished = Signal(bool)  # True when every passage got its vector
+    ocrFinished = Signal(object)  # OcrReport: the scanned pages were read, or why not all
     libraryChanged = Signal()  # documents appeared, changed or went (throttled while importing)
     removed = Signal()  # documents were removed
     pendingChanged = Signal(int)  # passages waiting for semantic indexing
@@ -78,7 +91,11 @@ class LibraryJobs(QObject):
         self._changed.timeout.connect(self._changed_timeout)
         self._changed_pending = False
         self._last_done = 0
-        self._import_shown = True  # importFinished was emitted for the running job (if it imports)
+        # The running intake job: the stage it last announced (``started``), whether its OCR report
+        # was emitted, and whether its OCR was stopped to let a queued job go first.
+        self._shown: str | None = None
+        self._ocr_told = False
+        self._giving_way = False
 
     # -- public -----------------------------------------------------------------------------
 
@@ -91,13 +108,15 @@ class LibraryJobs(QObject):
         return self._current[0] if self._current else None
 
     def load_model(self) -> Operation:
-        """Load the encoder and vector index in the background; then embed what is pending."""
+        """Load the encoder and vector index in the background; then embed what is pending and read
+        the scanned pages a kill or a cancel left pending."""
         self.model_state = ModelState.LOADING
         emit(self.modelChanged, ModelState.LOADING)
 
-        def work(_ctx: OperationContext) -> tuple[bool, int]:
+        def work(_ctx: OperationContext) -> tuple[bool, int, int]:
             ok = self._kb.load_model()
-            return ok, self._kb.pending_embeddings() if ok else 0
+            scans = 0 if self._kb.read_only else self._kb.pending_ocr()
+            return ok, self._kb.pending_embeddings() if ok else 0, scans
 
         return Operation(work, on_success=self._model_loaded, on_failure=self._model_failed).start()
 
@@ -136,18 +155,23 @@ class LibraryJobs(QObject):
             )
         )
 
-    def embed(self) -> None:
-        """Give every passage without a vector one (queued after any running import)."""
-        if self.model_state != ModelState.UNAVAILABLE and not any(job.kind == EMBED for job in self._queue):
-            self._enqueue(_Job(EMBED, lambda: self._intake_operation(EMBED, None)))
+    def finish_pending(self) -> None:
+        """Give every passage without a vector one and read the scanned pages still pending, in one
+        job queued after any waiting import (one is enough, however often this is asked). The job
+        announces its stages as they begin, so one with nothing to do shows nothing."""
+        if not any(job.kind in FOLLOW_UP for job in self._queue):
+            kind = EMBED if self.pending and self.model_state != ModelState.UNAVAILABLE else OCR
+            self._enqueue(_Job(kind, lambda: self._intake_operation(kind, None)))
 
     def remove(self, doc_ids: Sequence[int]) -> None:
         ids = list(doc_ids)
         self._enqueue(_Job(EDIT, lambda: self._remove_operation(ids)))
 
     def cancel(self) -> None:
-        """Stop the running import or indexing and drop queued imports and indexing."""
+        """Stop the running import, indexing or OCR and drop queued imports and follow-ups (the pages
+        not read yet stay pending: the next import or start reads them)."""
         self._queue = deque(job for job in self._queue if job.kind == EDIT)
+        self._giving_way = False
         if self._current is not None and self._current[0] != EDIT:
             self._current[1].cancel()
 
@@ -158,6 +182,7 @@ class LibraryJobs(QObject):
         self._queue.append(job)
         if not was_busy:
             emit(self.busyChanged, True)
+        self._give_way()
         self._next()
 
     def _next(self) -> None:
@@ -170,7 +195,8 @@ class LibraryJobs(QObject):
         operation = job.make()
         self._current = (job.kind, operation)
         operation.done.connect(self._job_done)
-        emit(self.started, job.kind)
+        if job.kind not in FOLLOW_UP:  # a follow-up announces the stages it runs, if any
+            emit(self.started, job.kind)
         operation.start()
 
     def _job_done(self) -> None:
@@ -179,6 +205,15 @@ class LibraryJobs(QObject):
 
     def _failed(self, err: BaseException) -> None:
         emit(self.error, f"{type(err).__name__}: {err}")
+
+    def _give_way(self) -> None:
+        """Reading scans takes seconds a page (hours for an archive): an import or removal queued
+        meanwhile stops it, and ``_intake_done`` queues the pages left behind the waiting job."""
+        if self._current is None or self._current[0] != OCR or self._giving_way:
+            return
+        if any(job.kind in (IMPORT, EDIT) for job in self._queue):
+            self._giving_way = True
+            self._current[1].cancel()
 
     def _library_changed_soon(self) -> None:
         """``libraryChanged`` at once, then at most every 600 ms while changes keep coming: the
@@ -203,12 +238,13 @@ class LibraryJobs(QObject):
     # -- operations -------------------------------------------------------------------------
 
     def _intake_operation(self, kind: str, paths: list[str] | None, *, resume: bool = False) -> Operation:
-        """An import job's import (of ``paths``, or what an interrupted import left) and then its
-        embedding, or an embedding job's embedding alone. An import leaves embedding to an
-        embedding job queued behind the jobs that wait when it is done, so files dropped one after
-        another are all keyword-searchable before any embedding starts."""
+        """An import job's import (of ``paths``, or what an interrupted import left), then its
+        embedding and OCR, or a follow-up job's embedding and OCR alone. An import leaves those to
+        a follow-up job queued behind the jobs that wait when it is done, so files dropped one after
+        another are all keyword-searchable before any embedding or OCR starts."""
         self._last_done = 0
-        self._import_shown = kind != IMPORT
+        self._shown = IMPORT if kind == IMPORT else None
+        self._ocr_told = self._giving_way = False
         embed = self.model_state != ModelState.UNAVAILABLE
 
         def work(ctx: OperationContext) -> IntakeReport:
@@ -216,6 +252,7 @@ class LibraryJobs(QObject):
                 paths,
                 resume=resume,
                 embed=embed,
+                ocr=True,  # the library skips it when read-only or without OCR models
                 progress=ctx.report,
                 cancel=ctx.cancelled,
                 # Read on the worker; a deque's length is read in one step.
@@ -230,40 +267,58 @@ class LibraryJobs(QObject):
         )
 
     def _intake_progress(self, progress: IntakeProgress) -> None:
+        if progress.ocr is not None:  # reported first: coalescing may have merged it with a later stage
+            self._ocr_read(progress.ocr)
+        kind = _SHOWN_AS[progress.stage]
+        if kind != self._shown:
+            self._stage_starts(kind, progress.imports)
         step = progress.step
-        if isinstance(step, ImportProgress):
-            self._import_progress(JobProgress(IMPORT, step.done, step.total, step.current))
+        if isinstance(step, ImportProgress | OcrProgress):
+            self._counted_progress(JobProgress(kind, step.done, step.total, step.current))
         elif isinstance(step, EmbedProgress):
-            if not self._import_shown:  # an import job's embedding starts: its import is done
-                self._imported(_import_of(progress.imports), step.total)
-                self._embedding_starts()
             self._embed_progress(JobProgress(EMBED, step.done, step.total))
 
     def _intake_done(self, report: IntakeReport) -> None:
-        if not self._import_shown:
+        if self._shown == IMPORT:  # no later stage was announced: the import is all the job did
             self._imported(_import_of(report.imports), report.pending)
-            if report.embedded is None:  # no embedding ran in this job
-                if report.pending and not report.cancelled:
-                    self.embed()
-                return
-        self._settled(report.pending)
-        emit(self.embeddingFinished, report.embedded is not False and not report.pending)
+        else:
+            self._settled(report.pending)
+        if report.ocr is not None:
+            self._ocr_read(report.ocr)
+        if report.embedded is not None:
+            emit(self.embeddingFinished, report.embedded and not report.pending)
+        if report.deferred or (self._giving_way and report.cancelled):
+            self.finish_pending()
 
-    def _import_progress(self, progress: JobProgress) -> None:
-        if progress.done > self._last_done:  # a file finished: it is keyword-searchable now
+    def _stage_starts(self, kind: str, imports: Sequence[ImportReport]) -> None:
+        """The running job moves on to ``kind``: an import job's import is done, and the progress
+        panel shows the new stage."""
+        if self._shown == IMPORT:
+            self._imported(_import_of(imports), self.pending)
+        self._shown = kind
+        self._last_done = 0
+        if self._current is not None:
+            self._current = (kind, self._current[1])
+        emit(self.started, kind)
+        self._give_way()
+
+    def _counted_progress(self, progress: JobProgress) -> None:
+        if progress.done > self._last_done:  # a file or a page was committed: it is searchable now
             self._last_done = progress.done
             self._library_changed_soon()
         emit(self.progress, progress)
 
     def _imported(self, report: ImportReport, pending: int) -> None:
-        self._import_shown = True
+        self._shown = None
         self._settled(pending)
         emit(self.importFinished, report)
 
-    def _embedding_starts(self) -> None:
-        if self._current is not None:
-            self._current = (EMBED, self._current[1])
-        emit(self.started, EMBED)
+    def _ocr_read(self, report: OcrReport) -> None:
+        """The OCR stage is over: said once, and not when it only gave way (it goes on after)."""
+        if self._ocr_told or (report.cancelled and self._giving_way):
+            return
+        self._ocr_told = True
+        emit(self.ocrFinished, report)
 
     def _embed_progress(self, progress: JobProgress) -> None:
         emit(self.progress, progress)
@@ -291,14 +346,14 @@ class LibraryJobs(QObject):
 
     # -- model ------------------------------------------------------------------------------
 
-    def _model_loaded(self, value: tuple[bool, int]) -> None:
-        ok, pending = value
+    def _model_loaded(self, value: tuple[bool, int, int]) -> None:
+        ok, pending, scans = value
         self.model_state = ModelState.READY if ok else ModelState.UNAVAILABLE
         self.model_problem = "" if ok else (self._kb.model_problem or "")
         emit(self.modelChanged, self.model_state)
         self._set_pending(pending)
-        if pending:
-            self.embed()
+        if pending or scans:
+            self.finish_pending()
 
     def _model_failed(self, err: BaseException) -> None:
         self.model_state = ModelState.UNAVAILABLE

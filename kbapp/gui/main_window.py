@@ -11,7 +11,7 @@ from PySide6.QtCore import QByteArray, Qt, Signal
 from PySide6.QtGui import QCloseEvent, QPaintEvent
 from PySide6.QtWidgets import QDockWidget, QMainWindow, QSplitter, QVBoxLayout, QWidget
 
-from kbapp.contract import DocumentRecord, DocumentStatus, ImportReport, ModelState
+from kbapp.contract import DocumentRecord, DocumentStatus, ImportReport, ModelState, OcrReport
 from kbapp.gui.drop_import import DropImport
 from kbapp.gui.job_feedback import JobFeedback
 from kbapp.gui.jobs import LibraryJobs
@@ -95,6 +95,7 @@ class MainWindow(QMainWindow):
         self.jobs.busyChanged.connect(self._busy_changed)
         self.jobs.importFinished.connect(self._import_finished)
         self.jobs.embeddingFinished.connect(self._embedding_finished)
+        self.jobs.ocrFinished.connect(self._ocr_finished)
         self.jobs.libraryChanged.connect(self.listing.refresh)
         self.jobs.removed.connect(self.search_flow.rerun)
         self.jobs.modelChanged.connect(self._model_changed)
@@ -215,6 +216,10 @@ class MainWindow(QMainWindow):
     def _embedding_finished(self, complete: bool) -> None:
         self.feedback.report_embedding(complete)
         self.search_flow.rerun()
+
+    def _ocr_finished(self, report: OcrReport) -> None:
+        self.feedback.report_ocr(report)
+        self.search_flow.rerun()  # the scanned pages' text may answer it now
 
     def _model_changed(self, state: str) -> None:
         self.feedback.show_model_state(state)

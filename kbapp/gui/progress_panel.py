@@ -1,4 +1,4 @@
-"""The strip that shows a running import or indexing: count, current file, ETA, Cancel."""
+"""The strip that shows a running import, indexing or OCR: count, current file or page, ETA, Cancel."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QProgressBar, QPushButton, QSizePolicy, QWidget
 
-from kbapp.gui.jobs import IMPORT, JobProgress
+from kbapp.gui.jobs import IMPORT, OCR, JobProgress
 from kbapp.gui.qt_compat import emit
 
 
@@ -65,9 +65,12 @@ class ProgressPanel(QFrame):
         self._kind = kind
         self._eta = Eta()
         self.bar.setRange(0, 0)  # busy until the first count arrives
-        self.headline.setText(
-            self.tr("Importing…") if kind == IMPORT else self.tr("Preparing semantic indexing…")
-        )
+        if kind == IMPORT:
+            self.headline.setText(self.tr("Importing…"))
+        elif kind == OCR:
+            self.headline.setText(self.tr("Preparing to read scanned pages…"))
+        else:
+            self.headline.setText(self.tr("Preparing semantic indexing…"))
         self.detail.setText("")
         self.cancel_button.setEnabled(True)
         self.show()
@@ -87,6 +90,13 @@ class ProgressPanel(QFrame):
                 .replace("%2", str(progress.total))
             )
             detail = Path(progress.current).name if progress.current else ""
+        elif progress.kind == OCR:
+            self.headline.setText(
+                self.tr("Reading scanned pages (OCR): %1 of %2 done")
+                .replace("%1", str(progress.done))
+                .replace("%2", str(progress.total))
+            )
+            detail = self._page(progress.current)
         else:
             self.headline.setText(
                 self.tr("Semantic indexing: %1 of %2 passages")
@@ -97,6 +107,13 @@ class ProgressPanel(QFrame):
         if left is not None:
             detail = f"{detail} — {self.format_eta(left)}" if detail else self.format_eta(left)
         self.detail.setText(detail)
+
+    def _page(self, current: str) -> str:
+        """The page being read, in the user's language: the library names it "<file> page <n>"."""
+        name, _, number = current.rpartition(" page ")
+        if not number.isdigit():
+            return current
+        return self.tr("%1, page %2").replace("%1", name).replace("%2", number)
 
     def format_eta(self, seconds: float) -> str:
         if seconds < 10:

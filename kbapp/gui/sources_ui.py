@@ -95,4 +95,4 @@ class SourcesUi(QObject):
         if any(c.change is not Change.DUPLICATE for c in report.changes):  # a twin is reported each time
             self._window.listing.refresh()
             self._window.search_flow.rerun()
-            self._window.jobs.embed()
+            self._window.jobs.finish_pending()

@@ -44,9 +44,13 @@ class WindowActions(QObject):
             self.tr("Copy the top passages with their sources, ready to paste into an assistant")
         )
         self.find_action = self._action(self.tr("&Find"), self._focus_search, QKeySequence.StandardKey.Find)
-        self.embed_action = self._action(self.tr("Finish &semantic indexing"), lambda: window.jobs.embed())
+        self.embed_action = self._action(
+            self.tr("Finish &semantic indexing"), lambda: window.jobs.finish_pending()
+        )
         self.verify_action = self._action(self.tr("&Check the library"), commands.verify_library)
-        self.cancel_action = self._action(self.tr("Cancel import or indexing"), lambda: window.jobs.cancel())
+        self.cancel_action = self._action(
+            self.tr("Cancel import, indexing or OCR"), lambda: window.jobs.cancel()
+        )
         self.about_action = self._action(self.tr("&About kbapp"), self._about)
         # Toolbar labels without the menu's accelerator marks ("导入文件(&F)…" would show "(F)").
         self.import_files_action.setIconText(self.tr("Import files"))
@@ -107,7 +111,7 @@ class WindowActions(QObject):
 
     def update_enabled(self) -> None:
         """Offer only what can be done now, wherever it is offered: changing the library needs it
-        writable, copying needs results, cancelling needs an import or indexing under way."""
+        writable, copying needs results, cancelling needs an import, indexing or OCR under way."""
         window = self._window
         if window.kb is None:
             return

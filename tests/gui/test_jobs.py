@@ -1,5 +1,5 @@
 """The job queue over a real library and the real model pack: an import is followed by its embedding
-in the same job, and imports dropped one after another are all imported before any embedding."""
+and OCR in the same job, and imports dropped one after another are all imported before any embedding."""
 
 from __future__ import annotations
 
@@ -9,9 +9,10 @@ from pathlib import Path
 import pytest
 
 from kbapp.embedding import default_pack_dir
-from kbapp.gui.jobs import EMBED, IMPORT, LibraryJobs
+from kbapp.gui.jobs import EMBED, IMPORT, OCR, LibraryJobs
 from kbapp.library import KnowledgeBase
 from tests.gui.conftest import WAIT_MS
+from tests.ocr.conftest import scanned_pdf
 
 PACK = default_pack_dir()
 pytestmark = pytest.mark.skipif(not (PACK / "manifest.json").is_file(), reason=f"no model pack at {PACK}")
@@ -34,6 +35,7 @@ def jobs(tmp_path: Path) -> Iterator[tuple[LibraryJobs, list[tuple[str, object]]
     jobs.started.connect(lambda kind: said.append(("started", kind)))
     jobs.importFinished.connect(lambda report: said.append(("imported", len(report.files))))
     jobs.embeddingFinished.connect(lambda complete: said.append(("embedded", complete)))
+    jobs.ocrFinished.connect(lambda report: said.append(("read", report.pages)))
     yield jobs, said
     kb.close()
 
@@ -62,6 +64,23 @@ def test_imports_dropped_together_are_all_imported_before_embedding(qtbot, jobs,
         ("started", IMPORT),
         ("imported", 3),
         ("started", EMBED),  # one embedding job for both, queued behind the second import
+        ("embedded", True),
+    ]
+    assert queue.pending == 0
+
+
+def test_a_scan_is_read_then_what_it_says_embedded_in_the_same_job(qtbot, jobs, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    queue, said = jobs
+    pages = [["Chapter 1 Gearbox", "Drain the gearbox oil every 500 hours."], ["Check the seal weekly."]]
+    with qtbot.waitSignal(queue.embeddingFinished, timeout=WAIT_MS):
+        queue.import_paths([str(scanned_pdf(tmp_path / "scan.pdf", pages))])
+    qtbot.waitUntil(lambda: not queue.busy, timeout=WAIT_MS)
+    assert said == [
+        ("started", IMPORT),
+        ("imported", 1),
+        ("started", OCR),  # nothing to embed before: the scan has no text layer
+        ("read", 2),
+        ("started", EMBED),
         ("embedded", True),
     ]
     assert queue.pending == 0

@@ -34,6 +34,20 @@
             <numerusform>%n could not be imported</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>%n scanned pages read: their text is searchable now</source>
+        <translation>
+            <numerusform>%n scanned page read: its text is searchable now</numerusform>
+            <numerusform>%n scanned pages read: their text is searchable now</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n could not be read</source>
+        <translation>
+            <numerusform>%n could not be read</numerusform>
+            <numerusform>%n could not be read</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>LibraryCommands</name>

@@ -203,6 +203,26 @@
         <source>Semantic indexing finished: questions now also find passages by meaning.</source>
         <translation>语义索引已完成：现在提问也能按语义找到段落。</translation>
     </message>
+    <message>
+        <source>Scanned pages cannot be read yet: %1</source>
+        <translation>扫描页暂时无法识别：%1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n scanned pages read: their text is searchable now</source>
+        <translation>
+            <numerusform>已识别 %n 个扫描页：其中的文字现在可以搜索了</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n could not be read</source>
+        <translation>
+            <numerusform>%n 页无法识别</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>stopped: the other pages are read at the next import or start</source>
+        <translation>已停止：其余页面将在下次导入或启动时识别</translation>
+    </message>
 </context>
 <context>
     <name>LibraryCommands</name>
@@ -368,6 +388,10 @@
         <translation>正在导入…</translation>
     </message>
     <message>
+        <source>Preparing to read scanned pages…</source>
+        <translation>正在准备识别扫描页…</translation>
+    </message>
+    <message>
         <source>Preparing semantic indexing…</source>
         <translation>正在准备语义索引…</translation>
     </message>
@@ -376,12 +400,20 @@
         <translation>正在导入第 %1 个文件，共 %2 个</translation>
     </message>
     <message>
+        <source>Reading scanned pages (OCR): %1 of %2 done</source>
+        <translation>正在识别扫描页（OCR）：已完成 %1 / %2 页</translation>
+    </message>
+    <message>
         <source>Semantic indexing: %1 of %2 passages</source>
         <translation>语义索引：%1 / %2 个段落</translation>
     </message>
     <message>
         <source>Keyword search already covers every imported document.</source>
         <translation>所有已导入的文档已可按关键词搜索。</translation>
+    </message>
+    <message>
+        <source>%1, page %2</source>
+        <translation>%1，第 %2 页</translation>
     </message>
     <message>
         <source>a few seconds left</source>
@@ -763,8 +795,8 @@
         <translation>检查资料库(&amp;C)</translation>
     </message>
     <message>
-        <source>Cancel import or indexing</source>
-        <translation>取消导入或索引</translation>
+        <source>Cancel import, indexing or OCR</source>
+        <translation>取消导入、索引或 OCR</translation>
     </message>
     <message>
         <source>&amp;About kbapp</source>
