@@ -5,9 +5,9 @@ and removals go through a queue here while searches (``search_runner``) and libr
 run beside them. Import and follow-up jobs run ``KnowledgeBase.intake`` on a worker: an import
 is followed by embedding and then OCR of its scanned pages in the same job, unless more jobs
 wait, when a follow-up job queued behind them does both once for all. Reading scans takes
-seconds a page, so an import or removal queued meanwhile stops it after the page under way and
-goes first; the pages left are read by a follow-up job after it. A cancelled job drops the
-queued ones of its kind. Nothing here blocks the GUI thread: even "is there a model pack?" is
+seconds a page, so an import or removal queued meanwhile stops it (pages read stay read) and goes
+first; the pages left are read by a follow-up job after it. A cancelled job drops the queued ones
+of its kind. Nothing here blocks the GUI thread: even "is there a model pack?" is
 asked on a worker, because the first answer hashes the pack's files.
 """
 
