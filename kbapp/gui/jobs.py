@@ -267,11 +267,14 @@ class LibraryJobs(QObject):
         )
 
     def _intake_progress(self, progress: IntakeProgress) -> None:
-        if progress.ocr is not None:  # reported first: coalescing may have merged it with a later stage
-            self._ocr_read(progress.ocr)
+        # Coalescing may merge the ends of earlier stages into this event: they are told first.
         kind = _SHOWN_AS[progress.stage]
+        if self._shown == IMPORT and kind != IMPORT:
+            self._imported(_import_of(progress.imports), self.pending)
+        if progress.ocr is not None:
+            self._ocr_read(progress.ocr)
         if kind != self._shown:
-            self._stage_starts(kind, progress.imports)
+            self._stage_starts(kind)
         step = progress.step
         if isinstance(step, ImportProgress | OcrProgress):
             self._counted_progress(JobProgress(kind, step.done, step.total, step.current))
@@ -290,11 +293,9 @@ class LibraryJobs(QObject):
         if report.deferred or (self._giving_way and report.cancelled):
             self.finish_pending()
 
-    def _stage_starts(self, kind: str, imports: Sequence[ImportReport]) -> None:
-        """The running job moves on to ``kind``: an import job's import is done, and the progress
-        panel shows the new stage."""
-        if self._shown == IMPORT:
-            self._imported(_import_of(imports), self.pending)
+    def _stage_starts(self, kind: str) -> None:
+        """The running job moves on to ``kind``: the progress panel shows it, and OCR gives way to
+        a job already waiting."""
         self._shown = kind
         self._last_done = 0
         if self._current is not None:
