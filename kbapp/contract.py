@@ -308,7 +308,8 @@ class SourceError(ValueError):
 class OcrProgress:
     done: int
     total: int
-    current: str  # "manual.pdf page 12"; empty once the last page is done
+    file: str  # the name of the file being read; empty once the last page is done
+    page: int  # the 1-based page being read; 0 once the last page is done
     seconds_left: float | None  # None until the first page has been timed
 
 

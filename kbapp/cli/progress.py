@@ -53,9 +53,9 @@ class IntakeLines:
         elif isinstance(step, OcrProgress):
             if begins:
                 self._say(f"OCR of {step.total} scanned pages (Ctrl-C stops; the next import resumes)…")
-            elif step.current:
+            elif step.page:
                 left = f", about {_duration(step.seconds_left)} left" if step.seconds_left is not None else ""
-                self._say(f"OCR       {step.done + 1}/{step.total} {step.current}{left}")
+                self._say(f"OCR       {step.done + 1}/{step.total} {step.file} page {step.page}{left}")
         elif step is None and p.stage is IntakeStage.OCR and p.ocr is not None:
             for message in p.ocr.failed:
                 self._say(f"FAILED    {message}")

@@ -54,7 +54,8 @@ class JobProgress:
     kind: str  # IMPORT, EMBED or OCR
     done: int  # files imported, passages embedded, scanned pages read
     total: int
-    current: str = ""  # the file being imported, the page being read ("manual.pdf page 3")
+    current: str = ""  # the file being imported or read by OCR
+    page: int = 0  # the page OCR is reading
 
 
 @dataclass(slots=True)
@@ -276,8 +277,10 @@ class LibraryJobs(QObject):
         if kind != self._shown:
             self._stage_starts(kind)
         step = progress.step
-        if isinstance(step, ImportProgress | OcrProgress):
+        if isinstance(step, ImportProgress):
             self._counted_progress(JobProgress(kind, step.done, step.total, step.current))
+        elif isinstance(step, OcrProgress):
+            self._counted_progress(JobProgress(kind, step.done, step.total, step.file, step.page))
         elif isinstance(step, EmbedProgress):
             self._embed_progress(JobProgress(EMBED, step.done, step.total))
 

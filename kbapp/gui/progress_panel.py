@@ -96,7 +96,11 @@ class ProgressPanel(QFrame):
                 .replace("%1", str(progress.done))
                 .replace("%2", str(progress.total))
             )
-            detail = self._page(progress.current)
+            detail = (
+                self.tr("%1, page %2").replace("%1", progress.current).replace("%2", str(progress.page))
+                if progress.page
+                else ""
+            )
         else:
             self.headline.setText(
                 self.tr("Semantic indexing: %1 of %2 passages")
@@ -107,13 +111,6 @@ class ProgressPanel(QFrame):
         if left is not None:
             detail = f"{detail} — {self.format_eta(left)}" if detail else self.format_eta(left)
         self.detail.setText(detail)
-
-    def _page(self, current: str) -> str:
-        """The page being read, in the user's language: the library names it "<file> page <n>"."""
-        name, _, number = current.rpartition(" page ")
-        if not number.isdigit():
-            return current
-        return self.tr("%1, page %2").replace("%1", name).replace("%2", number)
 
     def format_eta(self, seconds: float) -> str:
         if seconds < 10:

@@ -42,11 +42,10 @@ def run_ocr(
             report.cancelled = True
             break
         name = Path(page.path).name
-        current = f"{name} page {page.number}"
         elapsed = time.perf_counter() - started
         if progress is not None:
             left = elapsed / done * (len(todo) - done) if done else None
-            progress(OcrProgress(done, len(todo), current, left))
+            progress(OcrProgress(done, len(todo), name, page.number, left))
         source = copies.resolve(page.copy_path) if page.copy_path else Path(page.path)
         try:
             result = read_page(source, cancel, page.number)
@@ -65,7 +64,7 @@ def run_ocr(
         report.pages += 1
     else:
         if progress is not None and todo:
-            progress(OcrProgress(len(todo), len(todo), "", 0.0))
+            progress(OcrProgress(len(todo), len(todo), "", 0, 0.0))
     report.seconds = time.perf_counter() - started
     return report
 

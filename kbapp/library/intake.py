@@ -129,7 +129,7 @@ class _Intake:
         if problem is not None:
             self.report.ocr = OcrReport(unavailable=problem)
             return False
-        self._tell(IntakeStage.OCR, OcrProgress(0, pages, "", None))
+        self._tell(IntakeStage.OCR, OcrProgress(0, pages, "", 0, None))
         self.report.ocr = self._kb.run_ocr(self._teller(IntakeStage.OCR), self._cancel)
         self._tell(IntakeStage.OCR, None)
         return not self.report.ocr.cancelled

@@ -47,7 +47,7 @@ def test_image_only_pdf_is_searchable_after_ocr_in_the_worker(tmp_path: Path) ->
         seen = []
         ocr = kb.run_ocr(progress=seen.append)
         assert ocr.pages == 2 and not ocr.failed and not ocr.cancelled
-        assert [p.current for p in seen] == ["service.pdf page 1", "service.pdf page 2", ""]
+        assert [(p.file, p.page) for p in seen] == [("service.pdf", 1), ("service.pdf", 2), ("", 0)]
         assert seen[1].seconds_left is not None and seen[-1].done == seen[-1].total == 2
         assert found(kb, "thermostat") == [("service.pdf", 2)]
         assert found(kb, "gearbox") == [("service.pdf", 1)]
