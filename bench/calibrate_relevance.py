@@ -65,7 +65,7 @@ def collect(kb: KnowledgeBase, path: Path, name: str, answerable: bool) -> Group
                 covered,
                 margins[True],
                 margins[False],
-                bool(words.unknown),
+                bool(words.unknown) and not words.known_code,
                 words.unknown_share,
             )
         )

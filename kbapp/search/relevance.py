@@ -4,8 +4,9 @@ Three kinds of evidence, in this order:
 
 1. A passage covers enough of the question's keywords (IDF-weighted, so a rare part number counts
    for more than "time"): answered.
-2. Too many of the question's words occur nowhere in the library (``vocabulary``): refused,
-   unless the best passage is so close in meaning that the words must be synonyms.
+2. Too many of the question's words occur nowhere in the library (``vocabulary``) and it names no
+   code the library has: refused, unless the best passage is so close in meaning that the words
+   must be synonyms.
 3. Otherwise the best passage of some language pool must be closer to the question than the
    closest everyday sentence in that pool's language is (``everyday``). Both sides of that
    comparison are the same language pair, so a Chinese question answered by an English manual
@@ -57,6 +58,13 @@ def unknown_share_needed(library_terms: int) -> float:
     return UNKNOWN_SHARE + (1.0 - UNKNOWN_SHARE) * min(1.0, fade)
 
 
+def _foreign(words: Vocabulary) -> bool:
+    """Too many of the question's words are unknown to the library, and it names no code the
+    library has (a user who types E5021 is asking about E5021, whatever else they call it)."""
+    needed = unknown_share_needed(words.library_terms)
+    return bool(words.unknown) and not words.known_code and words.unknown_share >= needed
+
+
 def relevant(
     results: list[SearchResult],
     best: Mapping[Script, float],
@@ -69,6 +77,6 @@ def relevant(
     if any(r.why.get("keyword_coverage", 0.0) >= COVERAGE_FLOOR for r in results):
         return True
     margins = [(sim - everyday[script], script == query) for script, sim in best.items()]
-    if words.unknown and words.unknown_share >= unknown_share_needed(words.library_terms):
+    if _foreign(words):
         return any(margin >= CLOSE[same] for margin, same in margins)
     return any(margin >= MARGIN[same] for margin, same in margins)

@@ -32,6 +32,9 @@ from kbapp.text.terms import index_terms, is_stopword, query_terms, stem
 _CJK_RUNS_RE = re.compile(f"(?:{CJK_RE.pattern})+")
 # Numbers are values, not topics: a page count or a year the library lacks says nothing about
 # whether it covers the subject. Latin digits are left out the same way.
+# A code mixes letters and digits: error codes, part numbers, model names (E5021, XK-200, M3x0.5);
+# an ordinal (2nd) is not one.
+_CODE_RE = re.compile(r"(?=.*[^\W\d_])(?=.*\d)(?!\d+(?:st|nd|rd|th)$)^[^\W_][\w./-]{2,}$")
 _NUMERALS = frozenset("零〇一二三四五六七八九十百千万亿两")
 
 
@@ -44,6 +47,7 @@ class Vocabulary:
     checked: int
     unknown: tuple[str, ...]
     library_terms: int
+    known_code: bool = False  # the question names a code (E5021, XK-200) that the library has
 
     @property
     def unknown_share(self) -> float:
@@ -110,4 +114,5 @@ def missing(words: Words, counts: Mapping[str, int]) -> tuple[str, ...]:
 def vocabulary(conn: Connection, query: str, library: Profile) -> Vocabulary:
     words = question_words(query, library.scripts)
     counts = term_counts(conn, {t for _, alternatives in words for a in alternatives for t in a})
-    return Vocabulary(len(words), missing(words, counts), library.terms)
+    codes = [alternatives[0][0] for word, alternatives in words if _CODE_RE.search(word)]
+    return Vocabulary(len(words), missing(words, counts), library.terms, any(counts[c] for c in codes))

@@ -17,7 +17,8 @@ ACTIONS = ["inspected", "lubricated", "cleaned", "tightened", "calibrated", "rep
 PLACES = ["north hall", "paint shop", "loading bay", "boiler room", "assembly line", "test bench"]
 ANSWER_EN = (
     "Factory reset: to restore the controller to its factory defaults, hold the RESET key for ten "
-    "seconds while switching the power on. All saved recipes and network settings are erased."
+    "seconds while switching the power on. All saved recipes and network settings are erased. "
+    "Do this when error E7301 persists."
 )
 QUESTION_ZH = "怎么把控制器恢复出厂设置？"
 
@@ -76,6 +77,9 @@ def test_chinese_question_answered_by_english_passage(
         res = kb.search(QUESTION_ZH, k=5)
         assert res.results, res.message
         assert any("factory defaults" in r.text for r in res.results), [r.text[:50] for r in res.results]
+        # A code the library has answers the question although its other words are unknown.
+        res = kb.search("E7301 overheat shutdown", k=5)
+        assert res.results and "E7301" in res.results[0].text, res.unknown_words
         # Maintenance-sounding, but about something no passage mentions, in either language.
         for question, missing in (
             ("How do I replace the ink cartridge of an office printer?", {"ink", "cartridge", "printer"}),
