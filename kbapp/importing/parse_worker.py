@@ -47,7 +47,15 @@ import psutil
 from kbapp.chunking import ChunkingConfig
 from kbapp.chunking.splitter import TokenCounter
 from kbapp.embedding.budget import token_counter
-from kbapp.importing.reading import ImportCancelled, Parser, ReadResult, chunked, crash_error
+from kbapp.importing.reading import (
+    ImportCancelled,
+    OneAtATime,
+    Parser,
+    ReadResult,
+    ReadSession,
+    chunked,
+    crash_error,
+)
 from kbapp.ingest.document import IngestError, IngestErrorKind, ParsedDocument
 
 PageParser = Callable[[Path, int], ParsedDocument]
@@ -241,6 +249,12 @@ class ParseWorker:
         """Read ``path``, or only its ``page`` when this worker was built with a page reader."""
         with self._one_read:
             return self._read(path, cancel, page)
+
+    @contextlib.contextmanager
+    def session(self, cancel: Callable[[], bool] | None) -> Iterator[ReadSession]:
+        """Files read one at a time, each when its answer is asked for."""
+        with self._one_read:
+            yield OneAtATime(lambda path: self._read(path, cancel, None))
 
     def _read(self, path: Path, cancel: Callable[[], bool] | None, page: int | None) -> ReadResult:
         name = path.name if page is None else f"{path.name} page {page}"

@@ -1,14 +1,19 @@
 """What the importer gets from one file: its pages and passages, or the reason it has none.
 
 The pages handed back carry their text only: layout blocks are what the chunker needed, and the
-library does not store them.
+library does not store them. A reader reads one file when called, or many through a ``session``:
+the import submits files ahead while the session has room and takes the answers in file order,
+so reading the next files overlaps storing the last ones.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections import deque
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Protocol
 
 from kbapp.chunking import Chunk, ChunkingConfig, chunk_document
 from kbapp.chunking.splitter import TokenCounter
@@ -27,8 +32,29 @@ class ReadResult:
     chunks: list[Chunk]
 
 
-# Reads one file; raises ``IngestError`` (the file cannot be imported) or ``ImportCancelled``.
-Reader = Callable[[Path, Callable[[], bool] | None], ReadResult]
+class ReadSession(Protocol):
+    def room(self) -> bool:
+        """Whether another file may be submitted before an answer is taken."""
+        ...
+
+    def submit(self, path: Path, size: int) -> None:
+        """Ask for ``path`` (``size`` bytes: how much reading it is likely to take)."""
+        ...
+
+    def next(self, timeout: float | None) -> ReadResult | IngestError | None:
+        """The oldest submitted file's pages and passages, or why it has none; None if ``timeout``
+        seconds passed first. Raises ``ImportCancelled``."""
+        ...
+
+
+class Reader(Protocol):
+    def __call__(self, path: Path, cancel: Callable[[], bool] | None = None) -> ReadResult:
+        """Read one file; raises ``IngestError`` (the file cannot be imported) or ``ImportCancelled``."""
+        ...
+
+    def session(self, cancel: Callable[[], bool] | None) -> AbstractContextManager[ReadSession]: ...
+
+
 # Reads one page (path, cancel, page number) into a one-page result; raises IngestError or ImportCancelled.
 PageReader = Callable[[Path, Callable[[], bool] | None, int], ReadResult]
 
@@ -71,3 +97,28 @@ class InProcessReader:
             ) from exc
         except Exception as exc:  # a reader bug costs this file, not the import
             raise crash_error(path, exc) from exc
+
+    @contextmanager
+    def session(self, cancel: Callable[[], bool] | None) -> Iterator[ReadSession]:
+        """Files read one at a time, each when its answer is asked for."""
+        yield OneAtATime(self)
+
+
+class OneAtATime:
+    """A session that reads each file when its answer is asked for (nothing is read ahead)."""
+
+    def __init__(self, read: Callable[[Path], ReadResult]) -> None:
+        self._read = read
+        self._queue: deque[Path] = deque()
+
+    def room(self) -> bool:
+        return not self._queue
+
+    def submit(self, path: Path, size: int) -> None:
+        self._queue.append(path)
+
+    def next(self, timeout: float | None) -> ReadResult | IngestError | None:
+        try:
+            return self._read(self._queue.popleft())
+        except IngestError as err:
+            return err
