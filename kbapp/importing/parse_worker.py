@@ -16,8 +16,8 @@ order (``worker_process``), so it never waits for the importer between small fil
 * crashes (a segfault in a C library, ``os._exit``) are seen as the process dying without answer.
 
 Only the file being read when the worker failed is lost: the requests queued behind it are sent
-again to a fresh worker. The importer chunks parsed documents with its own tokenizer, which it
-loads (the first time) while the worker goes on to the next files.
+again to a fresh worker. Plain text and Markdown come back cut into passages; other documents
+come back parsed and are cut here, with the importer's tokenizer (see ``worker_process``).
 
 The same machinery reads single pages for the OCR stage: a worker built with a page reader
 (``kbapp.ocr.page_reader.ocr_page``) is asked for ``(path, page)`` instead of a whole file.
@@ -142,12 +142,12 @@ class ParseWorker:
         *,
         watch_memory: bool = not _LINUX_RLIMIT,
     ) -> None:
-        """``count_tokens`` gives the importer's token counter, ``tokenizer`` the (verified) file it
-        is loaded from, for the worker to load when it chunks a huge document itself."""
+        """``count_tokens`` gives the importer's token counter (loaded on first use), ``tokenizer``
+        the (verified) file it is loaded from, for the worker to load."""
         self._parse = parse
         self._chunking = chunking
         self.limits = limits
-        self._count_tokens = count_tokens
+        self.count_tokens = count_tokens
         self._tokenizer = tokenizer
         self._watch_memory = watch_memory
         self.lock = threading.Lock()  # an import and a folder sync may share this worker
@@ -278,10 +278,10 @@ class ParseWorker:
         if kind == "parsed":
             assert isinstance(reply[2], ParsedDocument)
             try:
-                return chunked(reply[2], self._count_tokens(), self._chunking)
+                return chunked(reply[2], self.count_tokens(), self._chunking)
             except Exception as exc:  # a chunker bug costs this file only
                 return crash_error(request.path, exc)
-        if kind == "chunked":
+        if kind == "read":
             assert isinstance(reply[2], ReadResult)
             return reply[2]
         if kind == "memory":

@@ -13,6 +13,11 @@ repays and a folder of small text files does not, and on a busy machine a second
 competes with the first (measured on two cores shared with other work: 1,000 small text files
 and 6 large PDFs both took longer with two workers than with one).
 
+Documents other than plain text and Markdown come back parsed, for the importer to cut into
+passages (``worker_process``); when one is on its way the session loads the importer's tokenizer
+while it waits, so that loading overlaps the parsing. (The guess is made from the file's name: a
+wrong one costs time, never a different result.)
+
 One file at a time (a folder sync, a test) goes through the first worker. Sessions and single
 reads take turns: a session holds the workers until it closes.
 """
@@ -32,6 +37,9 @@ import psutil
 
 from kbapp.importing.parse_worker import POLL_SECONDS, Outcome, ParseWorker, Request, next_ticket, read_one
 from kbapp.importing.reading import ImportCancelled, ReadResult
+from kbapp.ingest.sniff import SUFFIX_FORMATS, Format
+
+_CUT_BY_WORKERS = (Format.TEXT, Format.MARKDOWN)
 
 MAX_WORKERS = 4
 DEPTH = 16  # files queued per worker: enough that it never waits for the importer
@@ -91,6 +99,7 @@ class PoolSession:
         self._cancel = cancel
         self._order: deque[tuple[int, int, int]] = deque()  # (ticket, worker, size) in submission order
         self._answers: dict[int, Outcome] = {}
+        self._cut_here = False  # a document coming back parsed has been submitted
 
     def room(self) -> bool:
         return len(self._order) < DEPTH * self._busy
@@ -103,6 +112,7 @@ class PoolSession:
             index, self._busy = self._busy, self._busy + 1
         request = Request(next_ticket(), path)
         self._workers[index].submit(request)
+        self._cut_here = self._cut_here or SUFFIX_FORMATS.get(path.suffix.lower()) not in _CUT_BY_WORKERS
         self._queued[index] += size
         self._order.append((request.ticket, index, size))
 
@@ -116,6 +126,10 @@ class PoolSession:
                 self._answers.update((request.ticket, outcome) for request, outcome in worker.collect())
             if ticket in self._answers:
                 break
+            if self._cut_here:  # load the tokenizer (once) while the worker parses
+                self._workers[0].count_tokens()
+                self._cut_here = False
+                continue
             if self._cancel is not None and self._cancel():
                 raise ImportCancelled
             left = POLL_SECONDS if deadline is None else min(POLL_SECONDS, deadline - time.monotonic())

@@ -18,6 +18,7 @@ from typing import Protocol
 from kbapp.chunking import Chunk, ChunkingConfig, chunk_document
 from kbapp.chunking.splitter import TokenCounter
 from kbapp.ingest.document import IngestError, IngestErrorKind, Page, ParsedDocument
+from kbapp.text.terms import index_terms
 
 Parser = Callable[[Path], ParsedDocument]
 
@@ -30,6 +31,7 @@ class ImportCancelled(Exception):
 class ReadResult:
     document: ParsedDocument
     chunks: list[Chunk]
+    terms: list[str]  # each passage's keyword-index terms, worked out where it was cut (the worker)
 
 
 class ReadSession(Protocol):
@@ -60,13 +62,13 @@ PageReader = Callable[[Path, Callable[[], bool] | None, int], ReadResult]
 
 
 def chunked(doc: ParsedDocument, count_tokens: TokenCounter, chunking: ChunkingConfig) -> ReadResult:
-    """The document cut into passages, its pages reduced to their text."""
+    """The document cut into passages with their keyword terms, its pages reduced to their text."""
     chunks = chunk_document(doc, count_tokens, chunking)
     pages = [Page(p.number, p.text) for p in doc.pages]
     kept = ParsedDocument(
         doc.title, doc.doc_type, pages, doc.page_count, list(doc.warnings), doc.ocr_pages, doc.ocr_lines
     )
-    return ReadResult(kept, chunks)
+    return ReadResult(kept, chunks, [index_terms(chunk.text) for chunk in chunks])
 
 
 def crash_error(path: Path, exc: BaseException) -> IngestError:

@@ -162,6 +162,7 @@ def _write(conn: Connection, item: Written) -> FileReport:
         warnings=doc.warnings,
         doc_pages=doc.pages,
         doc_chunks=item.result.chunks,
+        chunk_terms=item.result.terms,
         copy_path=item.copy.rel if item.copy is not None else None,
         ocr_pages=doc.ocr_pages,
     )

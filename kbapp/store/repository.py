@@ -131,10 +131,12 @@ def write_document(
     warnings: Sequence[str],
     doc_pages: Sequence[Page],
     doc_chunks: Sequence[Chunk],
+    chunk_terms: Sequence[str],
     copy_path: str | None,
     ocr_pages: Sequence[int] = (),
 ) -> int:
-    """Insert a parsed document, replacing whatever was stored for the same path (its collections kept)."""
+    """Insert a parsed document, replacing whatever was stored for the same path (its collections kept);
+    ``chunk_terms`` are the passages' keyword terms (``index_terms`` of each one's text)."""
     kept = _replace(conn, facts.path)
     doc_id = _insert_document(
         conn,
@@ -158,7 +160,7 @@ def write_document(
             insert(schema_ocr_pages),
             [{"document_id": doc_id, "number": number, "status": "pending"} for number in ocr_pages],
         )
-    insert_chunks(conn, doc_id, title, doc_chunks)
+    insert_chunks(conn, doc_id, title, doc_chunks, chunk_terms)
     return doc_id
 
 
@@ -167,12 +169,14 @@ def insert_chunks(
     doc_id: int,
     title: str,
     doc_chunks: Sequence[Chunk],
+    chunk_terms: Sequence[str],
     *,
     first_page: int = 0,
     first_ord: int = 0,
 ) -> None:
-    """Store passages and their keyword-index rows; page indexes and order are shifted by the offsets
-    (the OCR stage adds a page's passages after those already stored).
+    """Store passages and their keyword-index rows (``chunk_terms``: each passage's terms, worked out
+    by the reader); page indexes and order are shifted by the offsets (the OCR stage adds a page's
+    passages after those already stored).
 
     Ids are given here, as SQLite would give them (one past the largest): inside the write
     transaction no one else inserts, and the keyword rows need them."""
@@ -205,7 +209,10 @@ def insert_chunks(
             context[c.heading] = index_terms(f"{title}\n{c.heading}")
     conn.exec_driver_sql(
         "INSERT INTO chunk_fts(rowid, body, context) VALUES (?, ?, ?)",
-        [(first_id + i, index_terms(c.text), context[c.heading]) for i, c in enumerate(doc_chunks)],
+        [
+            (first_id + i, terms, context[c.heading])
+            for i, (c, terms) in enumerate(zip(doc_chunks, chunk_terms, strict=True))
+        ],
     )
 
 
