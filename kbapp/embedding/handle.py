@@ -10,14 +10,17 @@ from __future__ import annotations
 
 import threading
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from tokenizers import Tokenizer
 
 from kbapp.chunking.estimate import estimate_tokens
 from kbapp.chunking.splitter import TokenCounter
-from kbapp.embedding import Encoder, PackError, load_pack
 from kbapp.embedding.budget import counter_for, load_tokenizer
-from kbapp.embedding.pack import ModelPack
+from kbapp.embedding.pack import ModelPack, PackError, load_pack
+
+if TYPE_CHECKING:
+    from kbapp.embedding.encoder import Encoder
 
 
 class ModelHandle:
@@ -69,5 +72,7 @@ class ModelHandle:
             return None
         with self._lock:
             if self._encoder is None:
+                from kbapp.embedding.encoder import Encoder  # onnxruntime: only when vectors are wanted
+
                 self._encoder = Encoder(pack, tokenizer=self._shared_tokenizer(pack))
             return self._encoder

@@ -2,9 +2,10 @@
 
 The database records every document's path, hash and kept copy, but when the database itself is
 damaged beyond reading, a rebuild still needs to know the original paths. ``files/catalogue.jsonl``
-holds that: one JSON line per import (appended and fsynced before the document's transaction) and
-one per removal; replaying it gives the documents the library held. A line torn by a crash is
-skipped when reading, and the next append starts on a fresh line.
+holds that: one JSON line per import and one per removal, appended and fsynced before the
+transaction that stores (or removes) the document (the lines of a group of documents in one
+write); replaying it gives the documents the library held. A line torn by a crash is skipped
+when reading, and the next append starts on a fresh line.
 """
 
 from __future__ import annotations
@@ -32,7 +33,13 @@ class Catalogue:
         self.path = path
 
     def add(self, path: str, sha256: str, copy: str | None) -> None:
-        self._append([{"op": "add", "path": path, "sha256": sha256, "copy": copy}])
+        self.add_many([CatalogueEntry(path, sha256, copy)])
+
+    def add_many(self, entries: Iterable[CatalogueEntry]) -> None:
+        """Record ``entries`` with one write and one fsync."""
+        records = [{"op": "add", "path": e.path, "sha256": e.sha256, "copy": e.copy} for e in entries]
+        if records:
+            self._append(records)
 
     def remove(self, paths: Iterable[str]) -> None:
         records = [{"op": "remove", "path": p} for p in paths]

@@ -60,7 +60,8 @@ def run_ocr(
             continue
         text = result.document.pages[0] if result.document.pages else None
         with write_transaction(engine) as conn:
-            ocr_pages.store_page(conn, page, text, result.chunks, result.document.ocr_lines.get(page.number))
+            lines = result.document.ocr_lines.get(page.number)
+            ocr_pages.store_page(conn, page, text, result.chunks, result.terms, lines)
         report.pages += 1
     else:
         if progress is not None and todo:

@@ -1,26 +1,26 @@
 """Reading files in a separate process, so a file that hangs the reader, eats memory or crashes it
 costs that one file ("sdk.pdf: parser exceeded 120 s, skipped"), never the import or the app.
 
-One worker process is started (spawn: the same on every OS, and no threads or SQLite handles
-inherited) and reused for file after file, since starting Python and loading PyMuPDF and the
-tokenizer takes seconds; it is replaced after a timeout, a crash, a memory failure, or when it has
-grown large. Limits:
+A worker process is started (spawn: the same on every OS, and no threads or SQLite handles
+inherited) and reused for file after file, since starting Python and loading PyMuPDF takes a
+while; it is replaced after a timeout, a crash, a memory failure, or when it has grown large.
+Several requests may be outstanding at once (``submit``/``collect``): the worker answers them in
+order (``worker_process``), so it never waits for the importer between small files. Limits:
 
-* time: the parent waits for the answer at most ``seconds`` and then kills the worker;
+* time: each file may take ``seconds`` from the moment the worker could start on it (the answer
+  to the one before arrived); then the worker is killed;
 * memory: on Linux ``RLIMIT_AS`` caps the worker's address space (allocations beyond it fail,
   which the reader reports as MemoryError); where that is not available (Windows has no job
   objects in the standard library, macOS ignores RLIMIT_AS) the parent polls the worker's
   resident size with psutil and kills it when it is over;
 * crashes (a segfault in a C library, ``os._exit``) are seen as the process dying without answer.
 
-The worker parses; the importer chunks the parsed document with its own tokenizer, which it
-loads (the first time) while the worker parses, so on two cores neither waits for the other. A
-document with so much text that chunking it would take long (a 50 MB single-line log parses in a
-second and takes minutes to chunk) is chunked in the worker instead, inside its limits.
+Only the file being read when the worker failed is lost: the requests queued behind it are sent
+again to a fresh worker. Plain text and Markdown come back cut into passages; other documents
+come back parsed and are cut here, with the importer's tokenizer (see ``worker_process``).
 
 The same machinery reads single pages for the OCR stage: a worker built with a page reader
 (``kbapp.ocr.page_reader.ocr_page``) is asked for ``(path, page)`` instead of a whole file.
-
 The worker exits by itself when its parent dies (e.g. the app is killed), so no orphan keeps
 parsing.
 """
@@ -28,35 +28,40 @@ parsing.
 from __future__ import annotations
 
 import contextlib
-import logging
+import itertools
 import multiprocessing
-import os
 import pickle
 import signal
 import sys
 import threading
 import time
 import types
+from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
 from pathlib import Path
+from typing import Any
 
 import psutil
 
 from kbapp.chunking import ChunkingConfig
 from kbapp.chunking.splitter import TokenCounter
-from kbapp.embedding.budget import token_counter
 from kbapp.importing.reading import ImportCancelled, Parser, ReadResult, chunked, crash_error
+from kbapp.importing.worker_process import Reply, serve
 from kbapp.ingest.document import IngestError, IngestErrorKind, ParsedDocument
 
 PageParser = Callable[[Path, int], ParsedDocument]
+Outcome = ReadResult | IngestError
 
 _LINUX_RLIMIT = sys.platform.startswith("linux")
-# Documents with more text than this are chunked in the worker (some seconds of chunking).
-CHUNK_IN_WORKER_CHARS = 2_000_000
-_POLL_SECONDS = 0.2
+POLL_SECONDS = 0.2
 _STARTUP_SECONDS = 120.0
+_tickets = itertools.count(1)
+
+
+def next_ticket() -> int:
+    return next(_tickets)
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,16 +72,17 @@ class ParseLimits:
     memory_mb: int = 4096  # the worker's whole address space (Linux) or resident size (elsewhere)
 
 
-def _exit_with_parent() -> None:
-    parent = multiprocessing.parent_process()
-    if parent is None:
-        return
+@dataclass(frozen=True, slots=True)
+class Request:
+    """One file (or one page of it) asked of a worker; ``ticket`` matches it to its answer."""
 
-    def watch() -> None:
-        wait([parent.sentinel])
-        os._exit(0)
+    ticket: int
+    path: Path
+    page: int | None = None
 
-    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+    @property
+    def name(self) -> str:
+        return self.path.name if self.page is None else f"{self.path.name} page {self.page}"
 
 
 @contextlib.contextmanager
@@ -97,61 +103,6 @@ def _host_main_hidden(keep: bool) -> Iterator[None]:
         yield
     finally:
         sys.modules["__main__"] = host
-
-
-class _OneLineErrors(logging.Formatter):
-    """A reader crash is reported to the user as a message already; the log gets one line, not a
-    traceback thousands of lines deep (a RecursionError)."""
-
-    def formatException(self, ei) -> str:  # type: ignore[no-untyped-def]
-        return f"  {ei[0].__name__}: {ei[1]}" if ei[0] is not None else ""
-
-
-def _serve(conn: Connection, parse: Parser | PageParser, chunking: ChunkingConfig, memory_bytes: int) -> None:
-    """The worker's loop: one request (path, tokenizer, page) in, one answer out, until the pipe closes."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is for the importing process to handle
-    _exit_with_parent()
-    handler = logging.StreamHandler()
-    handler.setFormatter(_OneLineErrors("kbapp reader: %(message)s"))
-    logging.basicConfig(level=logging.WARNING, handlers=[handler], force=True)
-    os.environ["TOKENIZERS_PARALLELISM"] = "false"  # one thread: predictable memory
-    if _LINUX_RLIMIT and memory_bytes:
-        import resource
-
-        _soft, hard = resource.getrlimit(resource.RLIMIT_AS)
-        limit = memory_bytes if hard == resource.RLIM_INFINITY else min(memory_bytes, hard)
-        resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
-    counters: dict[str | None, TokenCounter] = {}
-    conn.send(("ready",))
-    while True:
-        try:
-            path_text, tokenizer, page = conn.recv()
-        except (EOFError, OSError):
-            return
-        path = Path(path_text)
-        out_of_memory = False
-        try:
-            doc = parse(path) if page is None else parse(path, page)  # type: ignore[call-arg]
-            reply: tuple[object, ...] = ("parsed", doc)
-            if sum(len(page.text) for page in doc.pages) > CHUNK_IN_WORKER_CHARS:
-                if tokenizer not in counters:
-                    counters[tokenizer] = token_counter(Path(tokenizer) if tokenizer else None)
-                reply = ("chunked", chunked(doc, counters[tokenizer], chunking))
-        except IngestError as err:
-            out_of_memory = isinstance(err.__cause__, MemoryError)
-            reply = ("memory",) if out_of_memory else ("error", str(err.kind), err.message)
-        except MemoryError:
-            out_of_memory, reply = True, ("memory",)
-        except Exception as exc:  # a reader or chunker bug costs this file only
-            err = crash_error(path, exc)
-            reply = ("error", str(err.kind), err.message)
-        try:
-            conn.send(reply)
-        except MemoryError:
-            out_of_memory = True
-            conn.send(("memory",))
-        if out_of_memory:  # the heap may be in a poor state; let the importer start a fresh worker
-            return
 
 
 def _how_it_died(exitcode: int | None) -> str:
@@ -176,7 +127,10 @@ def require_picklable(parse: Parser) -> None:
 
 
 class ParseWorker:
-    """The importer's handle on the worker process; ``read`` has the shape of a ``Reader``."""
+    """The importer's handle on one worker process.
+
+    ``submit`` queues requests, ``collect`` gathers what was answered (waiting on ``waitables``
+    in between); calling the worker reads one file and has the shape of a ``Reader``."""
 
     def __init__(
         self,
@@ -188,33 +142,40 @@ class ParseWorker:
         *,
         watch_memory: bool = not _LINUX_RLIMIT,
     ) -> None:
-        """``count_tokens`` gives the importer's token counter, ``tokenizer`` the (verified) file it
-        is loaded from, for the worker to load when it chunks a huge document itself."""
+        """``count_tokens`` gives the importer's token counter (loaded on first use), ``tokenizer``
+        the (verified) file it is loaded from, for the worker to load."""
         self._parse = parse
         self._chunking = chunking
         self.limits = limits
-        self._count_tokens = count_tokens
+        self.count_tokens = count_tokens
         self._tokenizer = tokenizer
         self._watch_memory = watch_memory
-        self._one_read = threading.Lock()  # an import and a folder sync may share this worker
+        self.lock = threading.Lock()  # an import and a folder sync may share this worker
         self._ctx = multiprocessing.get_context("spawn")
         self._proc: multiprocessing.process.BaseProcess | None = None
         self._conn: Connection | None = None
         self._ready = False
+        self._outstanding: deque[Request] = deque()
+        self._start_error = ""
+        self._head_since = 0.0  # when the worker could start on the oldest outstanding request
 
     @property
     def _memory_bytes(self) -> int:
         return self.limits.memory_mb * 1024 * 1024
 
+    @property
+    def outstanding(self) -> int:
+        return len(self._outstanding)
+
     def start(self) -> None:
         """Start the worker if none is running; returns at once (it loads in the background)."""
         if self._proc is not None and self._proc.is_alive():
             return
-        self.stop()
+        self._close()
         parent_end, child_end = self._ctx.Pipe(duplex=True)
         memory = 0 if self._watch_memory else self._memory_bytes
         proc = self._ctx.Process(
-            target=_serve,
+            target=serve,
             args=(child_end, self._parse, self._chunking, memory),
             name="kbapp-reader",
             daemon=True,
@@ -223,8 +184,14 @@ class ParseWorker:
             proc.start()
         child_end.close()
         self._proc, self._conn, self._ready = proc, parent_end, False
+        self._head_since = time.monotonic()
 
     def stop(self) -> None:
+        """Kill the worker; what was asked of it is forgotten."""
+        self._outstanding.clear()
+        self._close()
+
+    def _close(self) -> None:
         if self._conn is not None:
             self._conn.close()
         if self._proc is not None:
@@ -235,102 +202,137 @@ class ParseWorker:
                 self._proc.close()
         self._proc, self._conn, self._ready = None, None, False
 
-    def __call__(
-        self, path: Path, cancel: Callable[[], bool] | None = None, page: int | None = None
-    ) -> ReadResult:
-        """Read ``path``, or only its ``page`` when this worker was built with a page reader."""
-        with self._one_read:
-            return self._read(path, cancel, page)
+    def waitables(self) -> list[Any]:
+        """What to ``multiprocessing.connection.wait`` on for this worker's answers or death."""
+        if self._conn is None or self._proc is None:
+            return []
+        return [self._conn, self._proc.sentinel]
 
-    def _read(self, path: Path, cancel: Callable[[], bool] | None, page: int | None) -> ReadResult:
-        name = path.name if page is None else f"{path.name} page {page}"
-        self._wait_ready(name, cancel)
-        assert self._conn is not None and self._proc is not None
-        tokenizer = self._tokenizer()
+    def submit(self, request: Request) -> None:
+        """Queue ``request``; the worker answers in order (``collect``)."""
+        self._outstanding.append(request)
+        if len(self._outstanding) == 1 or self._conn is not None:
+            self._send(request)
+
+    def _send(self, request: Request) -> None:
+        """Send ``request``, starting a worker if there is none (a dead one with requests outstanding
+        is left for ``collect`` to report). A worker that cannot start is reported by ``collect``."""
         try:
-            self._conn.send((str(path), str(tokenizer) if tokenizer else None, page))
-        except OSError:
-            self.stop()
-            raise IngestError(
-                IngestErrorKind.CRASHED, f"{name}: the reader process stopped unexpectedly"
-            ) from None
-        count_tokens = self._count_tokens()  # loaded (the first time) while the worker parses
-        reply = self._answer(name, cancel)
-        if reply[0] in ("parsed", "chunked"):
+            if self._proc is None or (not self._proc.is_alive() and len(self._outstanding) == 1):
+                self.start()
+            assert self._conn is not None
+            tokenizer = self._tokenizer()
+            path, tok = str(request.path), str(tokenizer) if tokenizer else None
+            self._conn.send((request.ticket, path, tok, request.page))
+        except OSError as err:  # no process can be started (out of memory, process limit), or it died
+            if self._proc is None:
+                self._start_error = str(err.strerror or err)
+            return
+        if len(self._outstanding) == 1:
+            self._head_since = time.monotonic()
+
+    def collect(self) -> list[tuple[Request, Outcome]]:
+        """The answers that have arrived, in order, and the failure of the file being read if the
+        worker died, ran out of time or memory (it is then replaced and the rest sent again)."""
+        out: list[tuple[Request, Outcome]] = []
+        while self._conn is not None and self._outstanding and self._poll():
+            reply = self._receive()
+            if reply is None:
+                break
+            request = self._outstanding.popleft()
+            self._head_since = time.monotonic()
+            out.append((request, self._outcome(request, reply)))
+            if reply[1] == "memory":
+                self._restart()
+        failure = self._failure()
+        if failure is not None:
+            out.append(self._fail_head(*failure))
+        elif out and not self._outstanding:
             self._recycle_if_bloated()
-            if reply[0] == "chunked":
-                assert isinstance(reply[1], ReadResult)
-                return reply[1]
-            assert isinstance(reply[1], ParsedDocument)
-            try:
-                return chunked(reply[1], count_tokens, self._chunking)
-            except Exception as exc:  # a chunker bug costs this file only
-                raise crash_error(path, exc) from exc
-        if reply[0] == "memory":
-            self.stop()
-            raise IngestError(
-                IngestErrorKind.TOO_LARGE,
-                f"{name}: parser exceeded the memory limit ({self.limits.memory_mb} MB), skipped",
-            )
-        raise IngestError(IngestErrorKind(reply[1]), str(reply[2]))
+        return out
 
-    def _wait_ready(self, name: str, cancel: Callable[[], bool] | None) -> None:
+    def _poll(self) -> bool:
+        assert self._conn is not None
         try:
-            self.start()
-        except OSError as err:  # no process can be started (out of memory, process limit)
-            raise IngestError(
-                IngestErrorKind.CRASHED, f"{name}: the reader process could not start ({err.strerror or err})"
-            ) from err
-        assert self._conn is not None and self._proc is not None
-        deadline = time.monotonic() + _STARTUP_SECONDS
-        while not self._ready:
-            if wait([self._conn, self._proc.sentinel], _POLL_SECONDS) and self._conn.poll():
-                with contextlib.suppress(EOFError, OSError):
-                    self._ready = self._conn.recv() == ("ready",)
-                if self._ready:
-                    return
-            if not self._proc.is_alive() or time.monotonic() > deadline:
-                how = _how_it_died(self._proc.exitcode) if not self._proc.is_alive() else "it did not answer"
-                self.stop()
-                raise IngestError(
-                    IngestErrorKind.CRASHED, f"{name}: the reader process could not start ({how})"
-                )
-            if cancel is not None and cancel():
-                self.stop()
-                raise ImportCancelled
+            if not self._conn.poll():
+                return False
+            if not self._ready:
+                self._ready = self._conn.recv() == ("ready",)
+                self._head_since = time.monotonic()
+                return self._conn.poll()
+            return True
+        except (EOFError, OSError):
+            return False
 
-    def _answer(self, name: str, cancel: Callable[[], bool] | None) -> tuple[object, ...]:
-        assert self._conn is not None and self._proc is not None
-        deadline = time.monotonic() + self.limits.seconds
-        while True:
-            ready = wait([self._conn, self._proc.sentinel], _POLL_SECONDS)
-            if self._conn.poll():
-                try:
-                    return tuple(self._conn.recv())
-                except (EOFError, OSError):
-                    ready = [self._proc.sentinel]
-                except Exception as exc:  # an answer that cannot be unpickled
-                    self.stop()
-                    raise crash_error(Path(name), exc) from exc
-            if self._proc.sentinel in ready:
-                self._proc.join(1)
-                how = _how_it_died(self._proc.exitcode)
-                self.stop()
-                raise IngestError(IngestErrorKind.CRASHED, f"{name}: the reader crashed ({how}), skipped")
-            if cancel is not None and cancel():
-                self.stop()
-                raise ImportCancelled
-            if time.monotonic() > deadline:
-                self.stop()
-                raise IngestError(
-                    IngestErrorKind.TIMEOUT, f"{name}: parser exceeded {self.limits.seconds:g} s, skipped"
-                )
-            if self._watch_memory and self._resident() > self._memory_bytes:
-                self.stop()
-                raise IngestError(
-                    IngestErrorKind.TOO_LARGE,
-                    f"{name}: parser exceeded the memory limit ({self.limits.memory_mb} MB), skipped",
-                )
+    def _receive(self) -> Reply | None:
+        assert self._conn is not None
+        try:
+            return tuple(self._conn.recv())
+        except (EOFError, OSError):
+            return None
+        except Exception as exc:  # an answer that cannot be unpickled
+            return (0, "unreadable", crash_error(self._outstanding[0].path, exc))
+
+    def _outcome(self, request: Request, reply: Reply) -> Outcome:
+        kind = reply[1]
+        if kind == "parsed":
+            assert isinstance(reply[2], ParsedDocument)
+            try:
+                return chunked(reply[2], self.count_tokens(), self._chunking)
+            except Exception as exc:  # a chunker bug costs this file only
+                return crash_error(request.path, exc)
+        if kind == "read":
+            assert isinstance(reply[2], ReadResult)
+            return reply[2]
+        if kind == "memory":
+            return IngestError(IngestErrorKind.TOO_LARGE, f"{request.name}: {self._over_memory}")
+        if kind == "unreadable":
+            assert isinstance(reply[2], IngestError)
+            return reply[2]
+        return IngestError(IngestErrorKind(reply[2]), str(reply[3]))
+
+    def _failure(self) -> tuple[IngestErrorKind, str] | None:
+        """How the file being read failed (kind, and what to say after its name), if the worker
+        died, could not start or is over its limits."""
+        if not self._outstanding:
+            return None
+        if self._proc is None:
+            return IngestErrorKind.CRASHED, f"the reader process could not start ({self._start_error})"
+        if not self._proc.is_alive():
+            self._proc.join(1)
+            how = _how_it_died(self._proc.exitcode)
+            if not self._ready:
+                return IngestErrorKind.CRASHED, f"the reader process could not start ({how})"
+            return IngestErrorKind.CRASHED, f"the reader crashed ({how}), skipped"
+        elapsed = time.monotonic() - self._head_since
+        if not self._ready and elapsed > _STARTUP_SECONDS:
+            return IngestErrorKind.CRASHED, "the reader process could not start (it did not answer)"
+        if self._ready and elapsed > self.limits.seconds:
+            return IngestErrorKind.TIMEOUT, f"parser exceeded {self.limits.seconds:g} s, skipped"
+        if self._watch_memory and self._resident() > self._memory_bytes:
+            return IngestErrorKind.TOO_LARGE, self._over_memory
+        return None
+
+    @property
+    def _over_memory(self) -> str:
+        return f"parser exceeded the memory limit ({self.limits.memory_mb} MB), skipped"
+
+    def _fail_head(self, kind: IngestErrorKind, what: str) -> tuple[Request, Outcome]:
+        """The oldest request failed with the worker: replace the worker, send the rest again."""
+        request = self._outstanding.popleft()
+        self._restart()
+        return request, IngestError(kind, f"{request.name}: {what}")
+
+    def _restart(self) -> None:
+        """A fresh worker for the requests still outstanding (sent again when it is wanted)."""
+        waiting = list(self._outstanding)
+        self.stop()
+        for request in waiting:
+            self._outstanding.append(request)
+            self._send(request)
+            if self._proc is None:  # reported by the next ``collect``, one request at a time
+                self._outstanding.extend(waiting[len(self._outstanding) :])
+                return
 
     def _resident(self) -> int:
         try:
@@ -341,4 +343,27 @@ class ParseWorker:
     def _recycle_if_bloated(self) -> None:
         """A worker that grew past half its limit on one big file holds that memory: start afresh."""
         if self._resident() > self._memory_bytes // 2:
-            self.stop()
+            self._close()
+
+    def __call__(
+        self, path: Path, cancel: Callable[[], bool] | None = None, page: int | None = None
+    ) -> ReadResult:
+        """Read ``path``, or only its ``page`` when this worker was built with a page reader."""
+        with self.lock:
+            return read_one(self, Request(next_ticket(), Path(path), page), cancel)
+
+
+def read_one(worker: ParseWorker, request: Request, cancel: Callable[[], bool] | None) -> ReadResult:
+    """Ask ``worker`` (idle, its lock held) for one file and wait for the answer."""
+    worker.submit(request)
+    answers = worker.collect()
+    while not answers:
+        wait(worker.waitables(), POLL_SECONDS)
+        answers = worker.collect()
+        if not answers and cancel is not None and cancel():
+            worker.stop()
+            raise ImportCancelled
+    _request, outcome = answers[0]
+    if isinstance(outcome, IngestError):
+        raise outcome
+    return outcome

@@ -1,11 +1,11 @@
 """The library's readers and the worker processes behind them: whole files for imports, single
 scanned pages for the OCR stage.
 
-With limits each is read in a bounded worker (see ``parse_worker``), started when first needed;
-without, in this process (tests, debugging, custom parsers that cannot be pickled). The two
-workers are separate so each keeps its models loaded (PyMuPDF and the tokenizer in one, the OCR
-engine in the other); each is shared by everything the library reads (a folder sync included)
-and both are stopped when the library closes.
+With limits files are read in bounded workers (see ``parse_worker``; up to one per core for an
+import, ``read_pool``), started when first needed; without, in this process (tests, debugging,
+custom parsers that cannot be pickled). File and page workers are separate so each keeps its
+models loaded (PyMuPDF in one, the OCR engine in the other); each is shared by everything the
+library reads (a folder sync included) and all are stopped when the library closes.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from pathlib import Path
 from kbapp.chunking import ChunkingConfig
 from kbapp.embedding.handle import ModelHandle
 from kbapp.importing.parse_worker import PageParser, ParseLimits, ParseWorker, require_picklable
+from kbapp.importing.read_pool import ReadPool, worker_count
 from kbapp.importing.reading import (
     InProcessReader,
     PageReader,
@@ -47,7 +48,7 @@ class Readers:
         self._limits = limits
         self._count_tokens = model.token_counter
         self._tokenizer = model.tokenizer_path
-        self._file_worker: ParseWorker | None = None
+        self._file_workers: ReadPool | None = None
         self._page_worker: ParseWorker | None = None
 
     def files(self) -> Reader:
@@ -55,11 +56,12 @@ class Readers:
         tokenizer is loaded when the first file is read (an import of unchanged files needs neither)."""
         if self._limits is None:
             return InProcessReader(self._parse, self._count_tokens, self._chunking)
-        if self._file_worker is None:
-            self._file_worker = self._worker(self._parse, self._limits)
+        if self._file_workers is None:
+            parse, limits = self._parse, self._limits
+            self._file_workers = ReadPool(lambda: self._worker(parse, limits), worker_count())
         with contextlib.suppress(OSError):  # reported for the first file, if it persists
-            self._file_worker.start()
-        return self._file_worker
+            self._file_workers.start()
+        return self._file_workers
 
     def pages(self) -> PageReader:
         """The reader of the OCR stage (onnxruntime and the OCR models load only when OCR runs)."""
@@ -72,9 +74,10 @@ class Readers:
         return self._page_worker
 
     def stop(self) -> None:
-        for worker in (self._file_worker, self._page_worker):
-            if worker is not None:
-                worker.stop()
+        if self._file_workers is not None:
+            self._file_workers.stop()
+        if self._page_worker is not None:
+            self._page_worker.stop()
 
     def _worker(self, parse: Parser | PageParser, limits: ParseLimits) -> ParseWorker:
         return ParseWorker(parse, self._chunking, limits, self._count_tokens, self._tokenizer)

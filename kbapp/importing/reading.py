@@ -1,18 +1,24 @@
 """What the importer gets from one file: its pages and passages, or the reason it has none.
 
 The pages handed back carry their text only: layout blocks are what the chunker needed, and the
-library does not store them.
+library does not store them. A reader reads one file when called, or many through a ``session``:
+the import submits files ahead while the session has room and takes the answers in file order,
+so reading the next files overlaps storing the last ones.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections import deque
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Protocol
 
 from kbapp.chunking import Chunk, ChunkingConfig, chunk_document
 from kbapp.chunking.splitter import TokenCounter
 from kbapp.ingest.document import IngestError, IngestErrorKind, Page, ParsedDocument
+from kbapp.text.terms import index_terms
 
 Parser = Callable[[Path], ParsedDocument]
 
@@ -25,22 +31,44 @@ class ImportCancelled(Exception):
 class ReadResult:
     document: ParsedDocument
     chunks: list[Chunk]
+    terms: list[str]  # each passage's keyword-index terms, worked out where it was cut (the worker)
 
 
-# Reads one file; raises ``IngestError`` (the file cannot be imported) or ``ImportCancelled``.
-Reader = Callable[[Path, Callable[[], bool] | None], ReadResult]
+class ReadSession(Protocol):
+    def room(self) -> bool:
+        """Whether another file may be submitted before an answer is taken."""
+        ...
+
+    def submit(self, path: Path, size: int) -> None:
+        """Ask for ``path`` (``size`` bytes: how much reading it is likely to take)."""
+        ...
+
+    def next(self, timeout: float | None) -> ReadResult | IngestError | None:
+        """The oldest submitted file's pages and passages, or why it has none; None if ``timeout``
+        seconds passed first. Raises ``ImportCancelled``."""
+        ...
+
+
+class Reader(Protocol):
+    def __call__(self, path: Path, cancel: Callable[[], bool] | None = None) -> ReadResult:
+        """Read one file; raises ``IngestError`` (the file cannot be imported) or ``ImportCancelled``."""
+        ...
+
+    def session(self, cancel: Callable[[], bool] | None) -> AbstractContextManager[ReadSession]: ...
+
+
 # Reads one page (path, cancel, page number) into a one-page result; raises IngestError or ImportCancelled.
 PageReader = Callable[[Path, Callable[[], bool] | None, int], ReadResult]
 
 
 def chunked(doc: ParsedDocument, count_tokens: TokenCounter, chunking: ChunkingConfig) -> ReadResult:
-    """The document cut into passages, its pages reduced to their text."""
+    """The document cut into passages with their keyword terms, its pages reduced to their text."""
     chunks = chunk_document(doc, count_tokens, chunking)
     pages = [Page(p.number, p.text) for p in doc.pages]
     kept = ParsedDocument(
         doc.title, doc.doc_type, pages, doc.page_count, list(doc.warnings), doc.ocr_pages, doc.ocr_lines
     )
-    return ReadResult(kept, chunks)
+    return ReadResult(kept, chunks, [index_terms(chunk.text) for chunk in chunks])
 
 
 def crash_error(path: Path, exc: BaseException) -> IngestError:
@@ -71,3 +99,28 @@ class InProcessReader:
             ) from exc
         except Exception as exc:  # a reader bug costs this file, not the import
             raise crash_error(path, exc) from exc
+
+    @contextmanager
+    def session(self, cancel: Callable[[], bool] | None) -> Iterator[ReadSession]:
+        """Files read one at a time, each when its answer is asked for."""
+        yield OneAtATime(self)
+
+
+class OneAtATime:
+    """A session that reads each file when its answer is asked for (nothing is read ahead)."""
+
+    def __init__(self, read: Callable[[Path], ReadResult]) -> None:
+        self._read = read
+        self._queue: deque[Path] = deque()
+
+    def room(self) -> bool:
+        return not self._queue
+
+    def submit(self, path: Path, size: int) -> None:
+        self._queue.append(path)
+
+    def next(self, timeout: float | None) -> ReadResult | IngestError | None:
+        try:
+            return self._read(self._queue.popleft())
+        except IngestError as err:
+            return err

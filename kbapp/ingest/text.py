@@ -17,9 +17,10 @@ from kbapp.ingest.decoding import decode_text
 from kbapp.ingest.document import BlockKind, IngestErrorKind, ParsedDocument
 from kbapp.ingest.errors import ingest_error
 from kbapp.ingest.source import read_all
-from kbapp.ingest.textnorm import clean_text, is_cjk
+from kbapp.ingest.textnorm import CJK_CLASS, clean_text
 
 _PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n\s*")
+_CJK_CHAR = re.compile(f"[{CJK_CLASS}]")
 _SHORT_TITLE_WIDTH = 100
 _MAX_TITLE_WIDTH = 200
 
@@ -58,4 +59,6 @@ def is_title_line(paragraph: str, following: str) -> bool:
 
 
 def _width(text: str) -> int:
-    return sum(2 if is_cjk(char) else 1 for char in text)
+    """Columns: CJK characters count two (one regex pass: a Python loop per character was a third
+    of the time to read a short text file)."""
+    return len(text) + len(_CJK_CHAR.findall(text))

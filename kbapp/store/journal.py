@@ -1,11 +1,11 @@
 """The journal of running imports: which files an import was asked to read and which are done.
 
 A job is written (all its files, in one transaction) before the first file is read, each file is
-marked done after its document is committed, and the job is deleted when the import ends. A job
+marked done when its document is committed, and the job is deleted when the import ends. A job
 still present whose owner process is gone was interrupted (a crash, a kill, a power cut): the next
-start can say which files were done and resume the rest. A file is marked done after its document
-commits, in a separate transaction, so after a crash between the two it is read again; the importer
-then finds it unchanged, so nothing is imported twice.
+start can say which files were done and resume the rest. A file is marked done in the transaction
+that stores its document, so the journal never says a file is done that the library lacks, nor
+the other way round.
 """
 
 from __future__ import annotations
@@ -115,12 +115,23 @@ def claim_job(conn: Connection, job_id: int) -> None:
     )
 
 
-def mark_done(conn: Connection, job_id: int, ord_: int, outcome: str, message: str) -> None:
-    conn.execute(
-        update(import_files)
-        .where(import_files.c.job_id == job_id, import_files.c.ord == ord_)
-        .values(done=1, outcome=outcome, message=message)
-    )
+@dataclass(frozen=True, slots=True)
+class Done:
+    """A file of a job that is finished: how it went, in the words of its report."""
+
+    job_id: int
+    ord: int
+    outcome: str
+    message: str
+
+
+def mark_done(conn: Connection, files: Sequence[Done]) -> None:
+    """Mark ``files`` done, in the transaction that stored their documents."""
+    if files:
+        conn.exec_driver_sql(
+            "UPDATE import_files SET done = 1, outcome = ?, message = ? WHERE job_id = ? AND ord = ?",
+            [(f.outcome, f.message, f.job_id, f.ord) for f in files],
+        )
 
 
 def finish_job(conn: Connection, job_id: int) -> None:

@@ -60,9 +60,15 @@ def states(conn: Connection) -> dict[int, OcrState]:
 
 
 def store_page(
-    conn: Connection, page: PendingPage, text: Page | None, page_chunks: Sequence[Chunk], lines: str | None
+    conn: Connection,
+    page: PendingPage,
+    text: Page | None,
+    page_chunks: Sequence[Chunk],
+    chunk_terms: Sequence[str],
+    lines: str | None,
 ) -> None:
-    """Store the OCR'd ``text`` of ``page`` (None: OCR found no text) and its passages; mark it done."""
+    """Store the OCR'd ``text`` of ``page`` (None: OCR found no text) and its passages (with their
+    keyword terms); mark it done."""
     if text is not None:
         index = int(
             conn.scalar(
@@ -85,7 +91,9 @@ def store_page(
                 document_id=page.doc_id, page_index=index, number=page.number, text=text.text
             )
         )
-        insert_chunks(conn, page.doc_id, page.title, page_chunks, first_page=index, first_ord=next_ord)
+        insert_chunks(
+            conn, page.doc_id, page.title, page_chunks, chunk_terms, first_page=index, first_ord=next_ord
+        )
     _finish(conn, page, "done", None, lines)
 
 

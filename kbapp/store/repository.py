@@ -3,6 +3,10 @@
 Each write is called inside one ``write_transaction``: a document appears in the library
 complete (row, pages, chunks, FTS rows) or not at all, and replacing a changed file swaps the
 old chunks for the new ones in the same commit.
+
+What an import runs for every file (looking a document up by path and by content, writing it) is
+explicit SQL: for a folder of small files, building SQLAlchemy statements cost more than SQLite's
+own work.
 """
 
 from __future__ import annotations
@@ -14,14 +18,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
 
-from sqlalchemy import delete, func, insert, select
+from sqlalchemy import delete, insert, select
 from sqlalchemy.engine import Connection
 
 from kbapp.chunking import Chunk
 from kbapp.contract import DocumentRecord, DocumentStatus
 from kbapp.ingest.document import Page
 from kbapp.store import collections
-from kbapp.store.schema import chunks, documents, pages
+from kbapp.store.schema import documents, pages
 from kbapp.store.schema import ocr_pages as schema_ocr_pages
 from kbapp.text.terms import index_terms
 
@@ -39,47 +43,82 @@ def _record(row) -> DocumentRecord:  # type: ignore[no-untyped-def]
     return DocumentRecord(**{**fields, "status": DocumentStatus(fields["status"])})
 
 
-def _document_query():  # type: ignore[no-untyped-def]
-    counts = select(chunks.c.document_id, func.count().label("n")).group_by(chunks.c.document_id).subquery()
-    return select(
-        documents.c.id,
-        documents.c.path,
-        documents.c.content_hash,
-        documents.c.title,
-        documents.c.doc_type,
-        documents.c.page_count,
-        documents.c.size,
-        documents.c.mtime,
-        documents.c.imported_at,
-        documents.c.status,
-        documents.c.error,
-        documents.c.warnings,
-        func.coalesce(counts.c.n, 0).label("chunk_count"),
-        documents.c.copy_path,
-    ).outerjoin(counts, counts.c.document_id == documents.c.id)
+_COLUMNS = (
+    "d.id, d.path, d.content_hash, d.title, d.doc_type, d.page_count, d.size, d.mtime, d.imported_at, "
+    "d.status, d.error, d.warnings, {chunk_count} AS chunk_count, d.copy_path"
+)
+# The whole list counts every document's chunks in one pass over the chunks index; a single
+# document (the importer looks one up or two per file) counts its own chunks only, so looking it
+# up does not take longer as the library grows.
+_LISTING = (
+    f"SELECT {_COLUMNS.format(chunk_count='coalesce(n.n, 0)')} FROM documents AS d "
+    "LEFT JOIN (SELECT document_id, count(*) AS n FROM chunks GROUP BY document_id) AS n "
+    "ON n.document_id = d.id ORDER BY d.id"
+)
+_ONE = (
+    f"SELECT {_COLUMNS.format(chunk_count='(SELECT count(*) FROM chunks AS c WHERE c.document_id = d.id)')} "
+    "FROM documents AS d WHERE "
+)
+_INSERT_DOCUMENT = (
+    "INSERT INTO documents (path, content_hash, title, doc_type, page_count, size, mtime, imported_at, "
+    "status, error, warnings, copy_path) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+)
+_INSERT_CHUNK = (
+    "INSERT INTO chunks (id, document_id, ord, page_start, char_start, page_end, char_end, heading, kind, "
+    "prefix, text, tokens) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+)
 
 
 def list_documents(conn: Connection) -> list[DocumentRecord]:
-    return [_record(r) for r in conn.execute(_document_query().order_by(documents.c.id))]
+    return [_record(r) for r in conn.exec_driver_sql(_LISTING)]
+
+
+def _one(conn: Connection, where: str, *params: object) -> DocumentRecord | None:
+    row = conn.exec_driver_sql(_ONE + where, params).first()
+    return _record(row) if row else None
 
 
 def get_document(conn: Connection, doc_id: int) -> DocumentRecord | None:
-    row = conn.execute(_document_query().where(documents.c.id == doc_id)).first()
-    return _record(row) if row else None
+    return _one(conn, "d.id = ?", doc_id)
 
 
 def find_by_path(conn: Connection, path: str) -> DocumentRecord | None:
-    row = conn.execute(_document_query().where(documents.c.path == path)).first()
-    return _record(row) if row else None
+    return _one(conn, "d.path = ?", path)
 
 
 def find_ready_by_hash(conn: Connection, content_hash: str) -> DocumentRecord | None:
-    row = conn.execute(
-        _document_query().where(
-            documents.c.content_hash == content_hash, documents.c.status == DocumentStatus.READY
-        )
-    ).first()
-    return _record(row) if row else None
+    return _one(conn, "d.content_hash = ? AND d.status = ?", content_hash, str(DocumentStatus.READY))
+
+
+def _insert_document(
+    conn: Connection,
+    facts: FileFacts,
+    *,
+    title: str,
+    doc_type: str,
+    page_count: int | None,
+    status: DocumentStatus,
+    error: str | None,
+    warnings: str,
+    copy_path: str | None,
+) -> int:
+    values = (
+        facts.path,
+        facts.content_hash,
+        title,
+        doc_type,
+        page_count,
+        facts.size,
+        facts.mtime,
+        time.time(),
+        str(status),
+        error,
+        warnings,
+        copy_path,
+    )
+    doc_id = conn.exec_driver_sql(_INSERT_DOCUMENT, values).lastrowid
+    assert doc_id is not None
+    return int(doc_id)
 
 
 def write_document(
@@ -92,42 +131,36 @@ def write_document(
     warnings: Sequence[str],
     doc_pages: Sequence[Page],
     doc_chunks: Sequence[Chunk],
+    chunk_terms: Sequence[str],
     copy_path: str | None,
     ocr_pages: Sequence[int] = (),
 ) -> int:
-    """Insert a parsed document, replacing whatever was stored for the same path (its collections kept)."""
+    """Insert a parsed document, replacing whatever was stored for the same path (its collections kept);
+    ``chunk_terms`` are the passages' keyword terms (``index_terms`` of each one's text)."""
     kept = _replace(conn, facts.path)
-    doc_id = conn.execute(
-        insert(documents).values(
-            path=facts.path,
-            content_hash=facts.content_hash,
-            title=title,
-            doc_type=doc_type,
-            page_count=page_count,
-            size=facts.size,
-            mtime=facts.mtime,
-            imported_at=time.time(),
-            status=DocumentStatus.READY,
-            error=None,
-            warnings="\n".join(warnings),
-            copy_path=copy_path,
-        )
-    ).inserted_primary_key[0]
+    doc_id = _insert_document(
+        conn,
+        facts,
+        title=title,
+        doc_type=doc_type,
+        page_count=page_count,
+        status=DocumentStatus.READY,
+        error=None,
+        warnings="\n".join(warnings),
+        copy_path=copy_path,
+    )
     collections.carry_over(conn, kept, doc_id)
     if doc_pages:  # a scanned document has none until OCR reads them
-        conn.execute(
-            insert(pages),
-            [
-                {"document_id": doc_id, "page_index": i, "number": p.number, "text": p.text}
-                for i, p in enumerate(doc_pages)
-            ],
+        conn.exec_driver_sql(
+            "INSERT INTO pages (document_id, page_index, number, text) VALUES (?, ?, ?, ?)",
+            [(doc_id, i, p.number, p.text) for i, p in enumerate(doc_pages)],
         )
     if ocr_pages:
         conn.execute(
             insert(schema_ocr_pages),
             [{"document_id": doc_id, "number": number, "status": "pending"} for number in ocr_pages],
         )
-    insert_chunks(conn, doc_id, title, doc_chunks)
+    insert_chunks(conn, doc_id, title, doc_chunks, chunk_terms)
     return doc_id
 
 
@@ -136,40 +169,49 @@ def insert_chunks(
     doc_id: int,
     title: str,
     doc_chunks: Sequence[Chunk],
+    chunk_terms: Sequence[str],
     *,
     first_page: int = 0,
     first_ord: int = 0,
 ) -> None:
-    """Store passages and their keyword-index rows; page indexes and order are shifted by the offsets
-    (the OCR stage adds a page's passages after those already stored)."""
+    """Store passages and their keyword-index rows (``chunk_terms``: each passage's terms, worked out
+    by the reader); page indexes and order are shifted by the offsets (the OCR stage adds a page's
+    passages after those already stored).
+
+    Ids are given here, as SQLite would give them (one past the largest): inside the write
+    transaction no one else inserts, and the keyword rows need them."""
     if not doc_chunks:
         return
-    rows = [
-        {
-            "document_id": doc_id,
-            "ord": first_ord + c.order,
-            "page_start": first_page + c.page_start,
-            "char_start": c.char_start,
-            "page_end": first_page + c.page_end,
-            "char_end": c.char_end,
-            "heading": c.heading,
-            "kind": str(c.kind),
-            "prefix": c.prefix,
-            "text": c.text,
-            "tokens": c.tokens,
-        }
-        for c in doc_chunks
-    ]
-    ids = (
-        conn.execute(insert(chunks).returning(chunks.c.id, sort_by_parameter_order=True), rows)
-        .scalars()
-        .all()
+    first_id = int(conn.exec_driver_sql("SELECT coalesce(max(id), 0) + 1 FROM chunks").scalar_one())
+    conn.exec_driver_sql(
+        _INSERT_CHUNK,
+        [
+            (
+                first_id + i,
+                doc_id,
+                first_ord + c.order,
+                first_page + c.page_start,
+                c.char_start,
+                first_page + c.page_end,
+                c.char_end,
+                c.heading,
+                str(c.kind),
+                c.prefix,
+                c.text,
+                c.tokens,
+            )
+            for i, c in enumerate(doc_chunks)
+        ],
     )
+    context: dict[str, str] = {}  # a document's passages share a few headings
+    for c in doc_chunks:
+        if c.heading not in context:
+            context[c.heading] = index_terms(f"{title}\n{c.heading}")
     conn.exec_driver_sql(
         "INSERT INTO chunk_fts(rowid, body, context) VALUES (?, ?, ?)",
         [
-            (chunk_id, index_terms(c.text), index_terms(f"{title}\n{c.heading}"))
-            for chunk_id, c in zip(ids, doc_chunks, strict=True)
+            (first_id + i, terms, context[c.heading])
+            for i, (c, terms) in enumerate(zip(doc_chunks, chunk_terms, strict=True))
         ],
     )
 
@@ -180,32 +222,27 @@ def record_failure(conn: Connection, facts: FileFacts, doc_type: str, error: str
     if existing is not None and existing.status == DocumentStatus.READY:
         return
     kept = _replace(conn, facts.path)
-    doc_id = conn.execute(
-        insert(documents).values(
-            path=facts.path,
-            content_hash=facts.content_hash,
-            title=Path(facts.path).name,
-            doc_type=doc_type,
-            page_count=None,
-            size=facts.size,
-            mtime=facts.mtime,
-            imported_at=time.time(),
-            status=DocumentStatus.FAILED,
-            error=error,
-            warnings="",
-            copy_path=None,
-        )
-    ).inserted_primary_key[0]
+    doc_id = _insert_document(
+        conn,
+        facts,
+        title=Path(facts.path).name,
+        doc_type=doc_type,
+        page_count=None,
+        status=DocumentStatus.FAILED,
+        error=error,
+        warnings="",
+        copy_path=None,
+    )
     collections.carry_over(conn, kept, doc_id)
 
 
 def _replace(conn: Connection, path: str) -> list[int]:
     """Delete the row stored for ``path``; returns the collections it was in."""
-    old = conn.execute(select(documents.c.id).where(documents.c.path == path)).scalar()
+    old = conn.exec_driver_sql("SELECT id FROM documents WHERE path = ?", (path,)).scalar()
     if old is None:
         return []
     kept = collections.of_document(conn, old)
-    conn.execute(delete(documents).where(documents.c.id == old))
+    conn.exec_driver_sql("DELETE FROM documents WHERE id = ?", (old,))
     return kept
 
 

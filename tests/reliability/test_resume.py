@@ -25,6 +25,9 @@ def folder_of(tmp_path: Path, n: int) -> list[GoodDoc]:
 
 
 def crash_after(files: int):  # type: ignore[no-untyped-def]
+    """Die once ``files`` files were reported committed. Files are committed in groups, and the
+    first file of an import alone, so after the first report exactly one file is in the library."""
+
     def progress(p) -> None:  # type: ignore[no-untyped-def]
         if p.report is not None and p.done == files:
             raise KeyboardInterrupt  # the process dies here, as far as the journal can tell
@@ -35,15 +38,15 @@ def crash_after(files: int):  # type: ignore[no-untyped-def]
 def test_interrupted_import_is_reported_and_resumed(tmp_path: Path) -> None:
     docs = folder_of(tmp_path, 6)
     with KnowledgeBase(tmp_path / "lib", pack_dir=None) as kb, pytest.raises(KeyboardInterrupt):
-        kb.import_paths([tmp_path / "docs"], progress=crash_after(2))
+        kb.import_paths([tmp_path / "docs"], progress=crash_after(1))
     with KnowledgeBase(tmp_path / "lib", pack_dir=None) as kb:
         done, remaining = kb.interrupted_import()  # type: ignore[misc]
-        assert [Path(p).name for p in done] == ["doc000.md", "doc001.txt"]
-        assert len(remaining) == 4 and not kb.recovering
+        assert [Path(p).name for p in done] == ["doc000.md"]
+        assert len(remaining) == 5 and not kb.recovering
         seen = []
         report = kb.resume_import(progress=lambda p: seen.append((p.done, p.total)))
-        assert [f.outcome for f in report.files] == ["imported"] * 4
-        assert seen[0] == (2, 6) and seen[-1] == (6, 6)
+        assert [f.outcome for f in report.files] == ["imported"] * 5
+        assert seen[0] == (1, 6) and seen[-1] == (6, 6)
         assert kb.interrupted_import() is None
         assert all(hits(kb, d.end) == {d.path.name} for d in docs)
 
@@ -52,14 +55,15 @@ def test_cli_resumes_before_the_new_paths(tmp_path: Path) -> None:
     folder_of(tmp_path, 5)
     extra = write_good(tmp_path / "extra", 50, "md", 100, random.Random(1))
     with KnowledgeBase(tmp_path / "lib", pack_dir=None) as kb, pytest.raises(KeyboardInterrupt):
-        kb.import_paths([tmp_path / "docs"], progress=crash_after(3))
+        kb.import_paths([tmp_path / "docs"], progress=crash_after(1))
     orphan_jobs(tmp_path / "lib")
     run = kbapp(tmp_path / "lib", "import", str(extra.path), "--no-embed", env={"KBAPP_MODEL_DIR": "/none"})
     assert run.returncode == 0, run.stdout + run.stderr
     lines = run.stdout.splitlines()
-    assert lines[0] == "resuming interrupted import: 3 of 5 files were done"
-    assert [line.split()[1] for line in lines[1:4]] == ["doc003.md:", "doc004.txt:", "doc050.md:"]
-    assert lines[-1].startswith("3 imported")
+    assert lines[0] == "resuming interrupted import: 1 of 5 files were done"
+    names = ["doc001.txt:", "doc002.html:", "doc003.md:", "doc004.txt:", "doc050.md:"]
+    assert [line.split()[1] for line in lines[1:6]] == names
+    assert lines[-1].startswith("5 imported")
 
 
 def test_discarded_and_cancelled_imports_are_not_offered_again(tmp_path: Path) -> None:

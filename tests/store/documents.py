@@ -9,6 +9,7 @@ from kbapp.chunking.chunker import span_text
 from kbapp.ingest.document import BlockKind, Page
 from kbapp.store import repository
 from kbapp.store.database import write_transaction
+from kbapp.text.terms import index_terms
 
 Span = tuple[int, int, int, int]  # page_start, char_start, page_end, char_end
 
@@ -40,5 +41,6 @@ def add_document(
             warnings=[],
             doc_pages=doc_pages,
             doc_chunks=chunks,
+            chunk_terms=[index_terms(chunk.text) for chunk in chunks],
             copy_path=None,
         )
