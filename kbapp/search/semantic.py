@@ -11,7 +11,7 @@ import numpy as np
 from sqlalchemy.engine import Engine
 
 from kbapp.index.dense import DenseIndex
-from kbapp.search.everyday import EVERYDAY_PASSAGES
+from kbapp.search.everyday import everyday_vectors
 from kbapp.search.pools import LanguagePools, PoolStats
 from kbapp.text.script import Script
 
@@ -68,11 +68,12 @@ class SemanticRetriever:
 
     def everyday_similarity(self, vector: np.ndarray) -> dict[Script, float]:
         """Per script, the question's highest cosine with everyday text no library is about
-        (``EVERYDAY_PASSAGES``, embedded once, on first use)."""
+        (``EVERYDAY_PASSAGES``, embedded once per model, on first use)."""
+        query = np.asarray(vector, np.float32).ravel()
         with self._everyday_lock:
             if self._everyday is None:
-                self._everyday = {s: self.encoder.embed_passages(t) for s, t in EVERYDAY_PASSAGES.items()}
-        query = np.asarray(vector, np.float32).ravel()
+                encoder = self.encoder
+                self._everyday = everyday_vectors(encoder.pack_id, query.size, encoder.embed_passages)
         return {script: float(np.max(matrix @ query)) for script, matrix in self._everyday.items()}
 
     def similarities(self, vector: np.ndarray, chunk_ids: list[int]) -> dict[int, float]:
