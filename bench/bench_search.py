@@ -1,41 +1,51 @@
-"""Hybrid query latency (p50/p95, query embedding included) and resident memory at 10k, 100k and 1M
-passages, with exact brute-force numpy search over the same vectors as the baseline beside it.
+"""Hybrid query latency (p50/p95, query embedding included), resident memory and recall@10 at 1k to
+1M passages of real text and real e5 vectors, with exact brute-force numpy search over the same
+vectors as the baseline beside it.
 
-Libraries are synthetic but built through the real schema: Zipf-distributed words (plus some
-Chinese) in the FTS5 index and clustered unit vectors (as real embeddings are) in SQLite, so
-the searcher, the keyword index, the vector index and the model run exactly as in the app.
+The passages are the development sets' own text (SciFact abstracts, DRCD articles, the two
+manuals; ``$KBAPP_EVAL_DIR``, default ``/work/shared/eval``), cut at paragraphs into passages of
+up to ``PASSAGE_CHARS`` and embedded once by the real model; the vectors are cached under
+``bench/.cache/`` (not in git). A library larger than that real sample is filled with derived
+passages: passage ``i`` repeats the text of real passage ``j`` and its vector is ``j``'s mixed
+with a random other real passage's (weight ``MIX_LOW``..``MIX_HIGH``), renormalised, so every
+vector lies among real ones, in the same cone the model's vectors occupy, without two being
+equal. The questions are the development sets' real questions, embedded at query time. Without
+the development data the benchmark fails: it never falls back to synthetic vectors.
 
 This process builds each library and its vector index (timed: the index build is what a user
 waits for when the saved index is missing or outdated). A fresh child process then opens it as
 the app would — loads the model and the saved index — runs the queries and reports latency and
 resident memory as JSON, so the memory is the app's and not the builder's leftovers. For the
 approximate (IVF) kind it also reports recall@10 of the index against exact numpy search, for
-the benchmark queries' own vectors and for vectors drawn like the library's (perturbed stored
-vectors); for the exact kind both are 1 by construction.
+the questions' own vectors and for vectors drawn like the library's (perturbed stored vectors);
+for the exact kind both are 1 by construction.
 
 Building the 1M library takes several minutes; pass sizes to run fewer.
 
-Run:  python -m bench.bench_search [--sizes 10000 100000 1000000] [--queries 200] [--json OUT]
+Run:  python -m bench.bench_search [--sizes 10000 100000 1000000] [--real 4000] [--queries 200] [--json OUT]
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import random
+import re
 import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from itertools import zip_longest
 from pathlib import Path
 
 import numpy as np
 import psutil
 
-from kbapp.embedding import default_pack_dir, load_pack
+from kbapp.embedding import Encoder, default_pack_dir, load_pack
 from kbapp.index.dense import DenseIndex
 from kbapp.library import KnowledgeBase
 from kbapp.search.semantic import SemanticRetriever
@@ -43,45 +53,102 @@ from kbapp.store.database import write_transaction
 from kbapp.text.terms import index_terms
 
 TARGETS_P95_MS = {100_000: 60.0, 1_000_000: 250.0}
-VOCAB = [f"w{i}" for i in range(30_000)] + ["曝光时间", "触发模式", "错误码", "图像", "电压", "传感器"]
-ZIPF = np.cumsum(1 / np.arange(1, len(VOCAB) + 1))
-TERMS = [index_terms(w) for w in VOCAB]
+EVAL = Path(os.environ.get("KBAPP_EVAL_DIR", "/work/shared/eval"))
+CORPORA = ("scifact_train_en", "drcd_zh_tw", "manuals_pdf_dev", "manuals_mixed_dev")
+CACHE = Path(__file__).resolve().parent / ".cache"
+PASSAGE_CHARS = 1200  # about one chunk of the app's (its budget is in tokens; this is close enough)
+MIN_PASSAGE_CHARS = 80
+MIX_LOW, MIX_HIGH = 0.2, 0.6
 BATCH = 50_000
-CENTRES = 256
 BRUTE_QUERIES = 50
 
 
-def _texts(gen: np.random.Generator, n: int) -> tuple[list[str], list[str]]:
-    """``n`` passages of 60 Zipf-distributed words, and their FTS5 terms.
+def real_passages(limit: int) -> list[str]:
+    """``limit`` passages of the development sets' text, the sets interleaved, in a fixed order."""
+    per_set = []
+    for name in CORPORA:
+        path = EVAL / name / "corpus.jsonl"
+        if not path.is_file():
+            raise SystemExit(f"{path}: missing; the search benchmark needs the development sets' text")
+        passages = []
+        for line in path.read_text(encoding="utf-8").splitlines():
+            passages += _cut(json.loads(line)["text"])
+        random.Random(name).shuffle(passages)
+        per_set.append(passages)
+    manuals = [p for group in per_set[2:] for p in group]  # short: all of them, first
+    alternating = [p for group in zip_longest(*per_set[:2]) for p in group if p is not None]
+    mixed = list(dict.fromkeys(manuals + alternating))  # SciFact and DRCD take turns
+    if len(mixed) < limit:
+        raise SystemExit(f"only {len(mixed)} real passages in {EVAL}, {limit} asked for")
+    return mixed[:limit]
 
-    ``index_terms`` reads a text token by token and the words are space-separated tokens, so each
-    word's terms are computed once (at 1M passages calling it per passage would take most of the
-    build); the first passage is checked against the real thing in case that ever changes.
-    """
-    words = np.searchsorted(ZIPF, gen.random((n, 60)) * ZIPF[-1])
-    texts = [" ".join(VOCAB[w] for w in row) for row in words.tolist()]
-    terms = [" ".join(TERMS[w] for w in row) for row in words.tolist()]
-    assert terms[0] == index_terms(texts[0]), "index_terms no longer works word by word"
-    return texts, terms
+
+def _cut(text: str) -> list[str]:
+    """Paragraphs joined up to ``PASSAGE_CHARS``; a longer paragraph is cut at that length."""
+    out, current = [], ""
+    for paragraph in re.split(r"\n\s*\n|\f", text):
+        paragraph = " ".join(paragraph.split())
+        while len(paragraph) > PASSAGE_CHARS:
+            out.append(paragraph[:PASSAGE_CHARS])
+            paragraph = paragraph[PASSAGE_CHARS:]
+        if len(current) + len(paragraph) > PASSAGE_CHARS and current:
+            out.append(current)
+            current = ""
+        current = f"{current} {paragraph}".strip()
+    out.append(current)
+    return [p for p in out if len(p) >= MIN_PASSAGE_CHARS]
 
 
-def _vectors(gen: np.random.Generator, centres: np.ndarray, n: int) -> np.ndarray:
-    vecs = centres[gen.integers(0, len(centres), n)] + 0.6 * gen.standard_normal(
-        (n, centres.shape[1]), dtype=np.float32
-    )
+def real_questions(limit: int) -> list[str]:
+    """The development sets' questions, the sets interleaved."""
+    per_set = []
+    for name in CORPORA:
+        lines = (EVAL / name / "queries.jsonl").read_text(encoding="utf-8").splitlines()
+        per_set.append([json.loads(line)["text"] for line in lines])
+    mixed = [q for group in zip(*per_set, strict=False) for q in group] + [q for g in per_set for q in g]
+    return list(dict.fromkeys(mixed))[:limit]
+
+
+def real_vectors(texts: list[str]) -> np.ndarray:
+    """The model's passage vectors of ``texts`` (float32), embedded once and then read from the cache."""
+    pack = load_pack(default_pack_dir())
+    digest = hashlib.sha256("\x00".join([pack.manifest.id, *texts]).encode()).hexdigest()[:16]
+    cache = CACHE / f"search-vectors-{len(texts)}-{digest}.npy"
+    if cache.is_file():
+        return np.load(cache)
+    started = time.perf_counter()
+    vectors = Encoder(pack).embed_passages(texts, batch_size=32)
+    print(f"embedded {len(texts)} real passages in {time.perf_counter() - started:.0f} s", file=sys.stderr)
+    CACHE.mkdir(parents=True, exist_ok=True)
+    np.save(cache, vectors)
+    return vectors
+
+
+def library_vectors(gen: np.random.Generator, real: np.ndarray, ids: range) -> np.ndarray:
+    """The vectors of passages ``ids`` (from 1): the real ones, then real ones mixed with another
+    real one (see the module docstring)."""
+    which = (np.array(ids) - 1) % len(real)
+    vecs = real[which].copy()
+    derived = np.array(ids) > len(real)
+    other = real[gen.integers(0, len(real), int(derived.sum()))]
+    weight = gen.uniform(MIX_LOW, MIX_HIGH, (len(other), 1)).astype(np.float32)
+    vecs[derived] += weight * other
     vecs /= np.linalg.norm(vecs, axis=1, keepdims=True)
-    return vecs.astype(np.float16)
+    return vecs
 
 
-def build_library(folder: Path, n: int, dimension: int, pack_id: str, seed: int = 7) -> None:
+def build_library(
+    folder: Path, n: int, texts: list[str], real: np.ndarray, pack_id: str, seed: int = 7
+) -> None:
+    """``n`` passages: the real ones first, then derived ones; 200 passages per document."""
     gen = np.random.default_rng(seed)
-    centres = gen.standard_normal((CENTRES, dimension)).astype(np.float32)
+    terms = [index_terms(t) for t in texts]
     with KnowledgeBase(folder, pack_dir=None) as kb, write_transaction(kb.engine) as conn:
-        docs = max(1, n // 200)
+        docs = max(1, -(-n // 200))
         conn.exec_driver_sql(
             "INSERT INTO documents(id, path, content_hash, title, doc_type, page_count, size, mtime, "
             "imported_at, status, warnings) VALUES (?, ?, ?, ?, 'pdf', 200, 0, 0, 0, 'ready', '')",
-            [(d + 1, f"/synthetic/doc{d}.pdf", f"h{d}", f"Synthetic manual {d}") for d in range(docs)],
+            [(d + 1, f"/bench/doc{d}.pdf", f"h{d}", f"Development text {d}") for d in range(docs)],
         )
         conn.exec_driver_sql(
             "INSERT INTO pages(document_id, page_index, number, text) VALUES (?, ?, ?, '')",
@@ -89,23 +156,31 @@ def build_library(folder: Path, n: int, dimension: int, pack_id: str, seed: int 
         )
         for start in range(0, n, BATCH):
             ids = range(start + 1, min(n, start + BATCH) + 1)
-            texts, terms = _texts(gen, len(ids))
+            which = [(i - 1) % len(texts) for i in ids]
             conn.exec_driver_sql(
                 "INSERT INTO chunks(id, document_id, ord, page_start, char_start, page_end, char_end, "
-                "heading, kind, prefix, text, tokens) VALUES (?, ?, ?, ?, 0, ?, ?, '', 'text', '', ?, 60)",
+                "heading, kind, prefix, text, tokens) VALUES (?, ?, ?, ?, 0, ?, ?, '', 'text', '', ?, 200)",
                 [
-                    (i, (i - 1) // 200 + 1, (i - 1) % 200, (i - 1) % 200, (i - 1) % 200, len(t), t)
-                    for i, t in zip(ids, texts, strict=True)
+                    (
+                        i,
+                        (i - 1) // 200 + 1,
+                        (i - 1) % 200,
+                        (i - 1) % 200,
+                        (i - 1) % 200,
+                        len(texts[j]),
+                        texts[j],
+                    )
+                    for i, j in zip(ids, which, strict=True)
                 ],
             )
             conn.exec_driver_sql(
                 "INSERT INTO chunk_fts(rowid, body, context) VALUES (?, ?, '')",
-                list(zip(ids, terms, strict=True)),
+                [(i, terms[j]) for i, j in zip(ids, which, strict=True)],
             )
-            vecs = _vectors(gen, centres, len(ids))
+            vecs = library_vectors(gen, real, ids)
             conn.exec_driver_sql(
                 "INSERT INTO vectors(chunk_id, pack_id, vector) VALUES (?, ?, ?)",
-                [(i, pack_id, v.tobytes()) for i, v in zip(ids, vecs, strict=True)],
+                [(i, pack_id, v.astype(np.float16).tobytes()) for i, v in zip(ids, vecs, strict=True)],
             )
 
 
@@ -179,8 +254,7 @@ def recalls(
 
 def measure(folder: Path, queries: int) -> dict[str, float | str]:
     """In the child: open the library as the app does, then time queries and take the memory."""
-    rng = random.Random(1)
-    texts = [" ".join(rng.choices(VOCAB[:3000], k=4)) for _ in range(queries)]
+    texts = real_questions(queries)
     with KnowledgeBase(folder) as kb:
         started = time.perf_counter()
         kb.load_model()
@@ -200,11 +274,11 @@ def measure(folder: Path, queries: int) -> dict[str, float | str]:
     return result | {"p50": p50, "p95": p95, "b50": b50, "b95": b95}
 
 
-def run(n: int, queries: int, workdir: Path) -> dict[str, float | str]:
+def run(n: int, queries: int, texts: list[str], real: np.ndarray, workdir: Path) -> dict[str, float | str]:
     folder = workdir / f"lib{n}"
-    manifest = load_pack(default_pack_dir()).manifest  # the model itself loads only in the measuring child
+    manifest = load_pack(default_pack_dir()).manifest
     started = time.perf_counter()
-    build_library(folder, n, manifest.dimension, manifest.id)
+    build_library(folder, n, texts, real, manifest.id)
     built = time.perf_counter()
     build_index(folder, manifest.dimension, manifest.id)
     indexed = time.perf_counter()
@@ -224,6 +298,9 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000, 1_000_000])
     ap.add_argument("--queries", type=int, default=200)
+    ap.add_argument(
+        "--real", type=int, default=4000, help="real passages embedded (cached); the rest derived"
+    )
     ap.add_argument("--json", type=Path, help="write the results here")
     ap.add_argument("--measure", type=Path, help=argparse.SUPPRESS)  # the child's job: one built library
     args = ap.parse_args()
@@ -235,10 +312,12 @@ def main() -> None:
         f"{'p95':>7} {'recall q':>8} {'near':>6} {'RSS MB':>7} {'open s':>7} {'build s':>8} {'index s':>8} "
         f"{'load':>5}"
     )
+    texts = real_passages(args.real)
+    real = real_vectors(texts)
     results = []
     with tempfile.TemporaryDirectory() as tmp:
         for n in args.sizes:
-            r = run(n, args.queries, Path(tmp))
+            r = run(n, args.queries, texts, real, Path(tmp)) | {"real": len(texts)}
             results.append(r)
             target = TARGETS_P95_MS.get(n)
             print(
