@@ -55,6 +55,7 @@ def _child_startup(data_dir: str, born: float) -> None:
     on Linux: it is derived from the boot time, which /proc/stat gives in whole seconds)."""
     from PySide6.QtCore import QTimer
 
+    import kbapp.cli.main  # noqa: F401  (what the ``kbapp`` command imports before it runs ``gui``)
     from kbapp.gui.app import create_application, launch
 
     app = create_application([sys.argv[0]])

@@ -11,6 +11,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from kbapp.cli.gui import add_gui_command
 from kbapp.cli.model import add_model_commands
@@ -25,13 +26,18 @@ from kbapp.contract import (
     SourceError,
     StorageError,
 )
-from kbapp.library import KnowledgeBase
-from kbapp.library.knowledge_base import ParseLimits
+from kbapp.importing.limits import ParseLimits
 from kbapp.library.paths import resolve_data_dir
+
+if TYPE_CHECKING:
+    from kbapp.library import KnowledgeBase
 
 
 def _open(args: argparse.Namespace, limits: ParseLimits | None = None) -> KnowledgeBase:
-    """Open the library, say what opening it found, and finish rebuilding a damaged one first."""
+    """Open the library, say what opening it found, and finish rebuilding a damaged one first.
+    The core is imported here, not with the module, so ``kbapp gui`` puts its window up first."""
+    from kbapp.library import KnowledgeBase
+
     kb = KnowledgeBase(resolve_data_dir(args.data_dir), parse_limits=limits or ParseLimits())
     for notice in kb.notices:
         print(f"note: {notice}", file=sys.stderr, flush=True)

@@ -12,13 +12,16 @@ import argparse
 import sys
 import time
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from kbapp.cli.output import emit_json
 from kbapp.cli.progress import IntakeLines
 from kbapp.contract import SyncProgress
-from kbapp.library import KnowledgeBase
 
-Opener = Callable[[argparse.Namespace], KnowledgeBase]
+if TYPE_CHECKING:
+    from kbapp.library import KnowledgeBase
+
+Opener = Callable[[argparse.Namespace], "KnowledgeBase"]
 
 
 def _when(stamp: float | None) -> str:

@@ -47,6 +47,7 @@ import psutil
 
 from kbapp.chunking import ChunkingConfig
 from kbapp.chunking.splitter import TokenCounter
+from kbapp.importing.limits import ParseLimits
 from kbapp.importing.reading import ImportCancelled, Parser, ReadResult, chunked, crash_error
 from kbapp.importing.worker_process import Reply, serve
 from kbapp.ingest.document import IngestError, IngestErrorKind, ParsedDocument
@@ -62,14 +63,6 @@ _tickets = itertools.count(1)
 
 def next_ticket() -> int:
     return next(_tickets)
-
-
-@dataclass(frozen=True, slots=True)
-class ParseLimits:
-    """How long and how much memory reading one file may take."""
-
-    seconds: float = 120.0
-    memory_mb: int = 4096  # the worker's whole address space (Linux) or resident size (elsewhere)
 
 
 @dataclass(frozen=True, slots=True)

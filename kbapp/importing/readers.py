@@ -16,7 +16,8 @@ from pathlib import Path
 
 from kbapp.chunking import ChunkingConfig
 from kbapp.embedding.handle import ModelHandle
-from kbapp.importing.parse_worker import PageParser, ParseLimits, ParseWorker, require_picklable
+from kbapp.importing.limits import ParseLimits
+from kbapp.importing.parse_worker import PageParser, ParseWorker, require_picklable
 from kbapp.importing.read_pool import ReadPool, worker_count
 from kbapp.importing.reading import (
     InProcessReader,

@@ -37,8 +37,8 @@ from kbapp.embedding.handle import ModelHandle
 from kbapp.grouping.collections import Collections
 from kbapp.importing.copies import CopyStore
 from kbapp.importing.jobs import ImportJobs
+from kbapp.importing.limits import ParseLimits
 from kbapp.importing.ocr_stage import OcrStage
-from kbapp.importing.parse_worker import ParseLimits
 from kbapp.importing.readers import Readers
 from kbapp.importing.reading import Parser
 from kbapp.importing.removal import remove_documents

@@ -16,7 +16,7 @@ import numpy as np
 from PIL import Image
 
 from kbapp.gui.preview.scan_marks import word_boxes
-from kbapp.importing.parse_worker import ParseLimits
+from kbapp.importing.limits import ParseLimits
 from kbapp.library import KnowledgeBase
 from kbapp.store.ocr_pages import OcrState
 from tests.ocr.conftest import scan, scanned_pdf, text_pdf

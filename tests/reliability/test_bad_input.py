@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from kbapp.importing.parse_worker import ParseLimits
+from kbapp.importing.limits import ParseLimits
 from kbapp.library import KnowledgeBase
 from tests.reliability.conftest import hits
 from tests.reliability.corpus import Case, build_bad_corpus, write_good

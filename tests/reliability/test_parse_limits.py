@@ -15,7 +15,8 @@ import pytest
 
 from kbapp.chunking import ChunkingConfig
 from kbapp.chunking.estimate import estimate_tokens
-from kbapp.importing.parse_worker import ParseLimits, ParseWorker
+from kbapp.importing.limits import ParseLimits
+from kbapp.importing.parse_worker import ParseWorker
 from kbapp.importing.reading import ImportCancelled
 from kbapp.ingest import IngestError, IngestErrorKind
 from kbapp.library import KnowledgeBase
@@ -90,7 +91,8 @@ def test_worker_exits_when_the_importer_is_killed(tmp_path: Path) -> None:
         sys.path.insert(0, {str(REPO)!r})
         from kbapp.chunking import ChunkingConfig
         from kbapp.chunking.estimate import estimate_tokens
-        from kbapp.importing.parse_worker import ParseLimits, ParseWorker
+        from kbapp.importing.limits import ParseLimits
+        from kbapp.importing.parse_worker import ParseWorker
         from tests.reliability.chaos import chaos_parse
         if __name__ == "__main__":
             limits = ParseLimits(seconds=600)
