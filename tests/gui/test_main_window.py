@@ -55,7 +55,8 @@ def test_drop_folder_then_search_english_and_chinese(qtbot, open_window, manuals
     window = open_window(parse_limits=ParseLimits())  # files are read in the worker process, as in the app
     area = window.results_area
     report = import_by_drop(qtbot, window, [manuals])
-    assert [Path(f.path).name for f in report.failed] == ["broken.pdf"]
+    outcomes = [(Path(f.path).name, str(f.outcome), f.message) for f in report.files]
+    assert [Path(f.path).name for f in report.failed] == ["broken.pdf"], outcomes
     dialog = window.feedback.report_dialog
     assert dialog is not None and dialog.isVisible()
     assert "broken.pdf" in dialog.reasons()
