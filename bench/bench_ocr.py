@@ -5,11 +5,14 @@
    next to copies of the eval sets whose ``docs/`` hold the scans.
 2. ``quality``: a sample of scanned pages is OCR'd with 2 threads; the character error rate against
    the original text layer (whitespace-free, NFKC) is printed for the English and the Chinese pages
-   separately, with pages/s. Both texts are put in row order first (lines sorted top to bottom,
-   side-by-side lines left to right), so the CER measures recognition, not the reading order of
-   tables and two-column index pages; the CER in the text layer's own order is printed beside it,
-   and the CER outside the original's raster pictures (screenshots: OCR reads text there that no
-   text layer holds, so both sides leave those regions out of that figure).
+   separately, with pages/s, the process's CPU seconds per page and the 1-minute load average (other
+   work on a 2-core machine moves pages/s by 2x; compare runs made back to back). With the default
+   ``--every 4`` the sample is page numbers 1, 5, 9, ...; OCR constants are fitted on other pages
+   (3, 11, 19, ...), so these figures are held out. Both texts are put in row order first (lines
+   sorted top to bottom, side-by-side lines left to right), so the CER measures recognition, not
+   the reading order of tables and two-column index pages; the CER in the text layer's own order
+   is printed beside it, and the CER outside the original's raster pictures (screenshots: OCR
+   reads text there that no text layer holds, so both sides leave those regions out of that figure).
 3. ``pagehit``: ``run_eval.py --mode hybrid`` scores the same questions on the original and on the
    scanned copy of the set; page-hit@5 per question group, and scanned / original per language.
 
@@ -116,17 +119,18 @@ def quality(engine: OcrEngine, every: int) -> dict[str, dict[str, float]]:
         original_path = SETS["manuals_mixed_dev"] / "docs" / name
         scan_path = rasterise(original_path, OUT / "scans" / name)
         edits = chars = pages = raw_edits = text_edits = text_chars = 0
-        seconds = 0.0
+        seconds = cpu = 0.0
         worst: list[tuple[float, int]] = []
         with pymupdf.open(original_path) as original, pymupdf.open(scan_path) as scanned:
             for number in range(0, len(original), every):
                 truth = comparable(text_layer_rows(original[number]))
                 if not truth:
                     continue
-                started = time.perf_counter()
+                started, cpu_started = time.perf_counter(), time.process_time()
                 image, scale = render_page(scanned[number])
                 page = engine.read(image)
                 seconds += time.perf_counter() - started
+                cpu += time.process_time() - cpu_started
                 ocr_rows = in_rows([(ln.box.x0, ln.box.y0, ln.box.y1, ln.text) for ln in page.lines])
                 distance = edit_distance(comparable(ocr_rows), truth)
                 # Beside it: the CER outside the original's raster pictures, where the text layer has
@@ -145,7 +149,8 @@ def quality(engine: OcrEngine, every: int) -> dict[str, dict[str, float]]:
         print(
             f"{name:16} {language}  {pages:3d} pages  CER {edits / chars:6.2%} "
             f"(target <= {TARGETS[language]:.0%}; {text_edits / max(1, text_chars):.2%} outside pictures; "
-            f"{raw_edits / chars:.2%} in text-layer order)  {pages / seconds:5.2f} pages/s  worst: "
+            f"{raw_edits / chars:.2%} in text-layer order)  {pages / seconds:5.2f} pages/s "
+            f"({cpu / pages:.2f} CPU-s/page; load {os.getloadavg()[0]:.2f})  worst: "
             + ", ".join(f"p{number} {rate:.1%}" for rate, number in worst[:3])
         )
     return totals
