@@ -19,6 +19,7 @@ from kbapp.ocr.detect import Detector
 from kbapp.ocr.geometry import MAX_PIXELS, Box
 from kbapp.ocr.models import OcrModels, locate_models
 from kbapp.ocr.recognise import Recogniser
+from kbapp.ocr.streamline import streamlined
 
 DEFAULT_THREADS = 2
 _MIN_LINE_SCORE = 0.5
@@ -79,9 +80,11 @@ class OcrEngine:
         options.inter_op_num_threads = 1
         options.log_severity_level = 3
         providers = ["CPUExecutionProvider"]
-        self._detect = Detector(ort.InferenceSession(str(models.detector), options, providers=providers))
+        self._detect = Detector(
+            ort.InferenceSession(streamlined(models.detector), options, providers=providers)
+        )
         self._recognise = Recogniser(
-            ort.InferenceSession(str(models.recogniser), options, providers=providers)
+            ort.InferenceSession(streamlined(models.recogniser), options, providers=providers)
         )
 
     def read(self, image: np.ndarray) -> OcrPage:

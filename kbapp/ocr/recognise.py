@@ -17,10 +17,17 @@ import onnxruntime as ort
 from PIL import Image
 
 _HEIGHT = 48
-_MIN_WIDTH = 320
+# PP-OCR pads every batch to at least 320 px; short crops (page numbers, table cells) read the
+# same without it (CER on the fit pages, page numbers 3, 11, 19, ...: 6.30 % vs 6.31 % English,
+# 3.06 % vs 3.04 % Chinese) and it was ~10 % of the recogniser's pixels on a manual page.
+_MIN_WIDTH = 8
 # Widest line crop fed to the model (a 150 dpi A4 line at 48 px high is ~1500-2500 px wide).
 _MAX_WIDTH = 3200
 _BATCH = 6
+# The model emits one CTC frame per 8 input columns (50 frames for 400 px, 51 for 408 px). Taking
+# the padded batch width over the frame count instead put a crop's character edges up to ~1 %
+# off depending on which batch it landed in.
+_FRAME_WIDTH = 8
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,10 +60,9 @@ class Recogniser:
                 # BGR, scaled to [-1, 1], as the recogniser was trained.
                 batch[slot, :, :, : image.shape[1]] = image[:, :, ::-1].transpose(2, 0, 1) / 127.5 - 1.0
             probs = self._session.run(None, {self._input: batch})[0]
-            stride = width / probs.shape[1]
             for slot, index in enumerate(chunk):
                 scale = min(resized[slot].shape[1], width) / crops[index].shape[1]
-                readings[index] = self._decode(probs[slot], stride / scale)
+                readings[index] = self._decode(probs[slot], _FRAME_WIDTH / scale)
         return [r for r in readings if r is not None]
 
     def _decode(self, probs: np.ndarray, frame_width: float) -> Reading:
