@@ -13,6 +13,7 @@ from typing import Any
 
 from PySide6.QtCore import (
     QAbstractListModel,
+    QEvent,
     QModelIndex,
     QPersistentModelIndex,
     QRectF,
@@ -27,6 +28,7 @@ from PySide6.QtGui import (
     QKeySequence,
     QPainter,
     QPalette,
+    QResizeEvent,
     QTextDocument,
 )
 from PySide6.QtWidgets import (
@@ -176,6 +178,14 @@ class ResultsView(QListView):
         self.setAlternatingRowColors(False)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.activated.connect(lambda index: emit(self.opened, index.data(ResultRole)))
+
+    def viewportEvent(self, event: QEvent) -> bool:
+        """Rows are as tall as their text wrapped to the viewport's width, so a narrower viewport (a
+        scroll bar appeared) lays them out again; ``ResizeMode.Adjust`` only reacts to the view's
+        own resizes, and rows laid out before the scroll bar overlapped by a line."""
+        if isinstance(event, QResizeEvent) and event.size().width() != event.oldSize().width():
+            self.scheduleDelayedItemsLayout()
+        return super().viewportEvent(event)
 
     def current_result(self) -> SearchResult | None:
         index = self.currentIndex()
