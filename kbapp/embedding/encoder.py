@@ -72,6 +72,12 @@ class Encoder:
         """
         return self._windower.count(text)
 
+    def word_boundaries(self, text: str) -> frozenset[int]:
+        """Offsets in ``text`` where the model's tokenizer splits it. Its vocabulary was learnt
+        from web text in a hundred languages, so for Chinese, which has no spaces, these are
+        word boundaries that a dictionary lacking a word (最大) cannot find by itself."""
+        return self._windower.boundaries(text)
+
     def embed_query(self, text: str) -> np.ndarray:
         """``(dimension,)`` float32, L2-normalised, with the query prefix applied."""
         return self._embed([text], self._manifest.query_prefix, 1, None, None)[0]

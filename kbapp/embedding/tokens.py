@@ -46,6 +46,11 @@ class Windower:
         """Tokens of ``text`` alone: no prefix, no specials (so counts of pieces add up)."""
         return len(self._tok.encode(text, add_special_tokens=False).ids)
 
+    def boundaries(self, text: str) -> frozenset[int]:
+        """Offsets in ``text`` where one of its tokens starts or ends."""
+        offsets = self._tok.encode(text, add_special_tokens=False).offsets
+        return frozenset(i for span in offsets for i in span)
+
     def prefix_ids(self, prefix: str) -> list[int]:
         """Ids a prefix contributes in front of a text; its trailing space belongs to the text."""
         return self._tok.encode(prefix.strip(), add_special_tokens=False).ids if prefix.strip() else []

@@ -157,7 +157,11 @@ class Searcher:
                 conn, _candidates(lexical, dense, semantic, vector, pool_of, pools), k
             )
             results = assemble(conn, candidates, searched, weights, k, stats.weights(bridged))
-            words = vocabulary(conn, query, library) if semantic is not None else None
+            words = (
+                vocabulary(conn, query, library, semantic.encoder.word_boundaries)
+                if semantic is not None
+                else None
+            )
         status = ResponseStatus.OK if message is None else ResponseStatus.KEYWORD_ONLY
         if semantic is not None and vector is not None and words is not None and results:
             everyday = semantic.everyday_similarity(vector)

@@ -17,7 +17,8 @@ library; numbers) are left out rather than counted as unknown.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 
 from sqlalchemy.engine import Connection
@@ -62,6 +63,7 @@ Alternatives = list[list[str]]  # ways a word can be present: every term of one 
 
 
 Words = list[tuple[str, Alternatives]]
+Splitter = Callable[[str], AbstractSet[int]]  # a text's word boundaries (``QueryEncoder.word_boundaries``)
 
 
 def _english_words(folded: str, dictionary: Bridge, library: frozenset[Script]) -> Words:
@@ -85,22 +87,23 @@ def _english_words(folded: str, dictionary: Bridge, library: frozenset[Script]) 
     return out
 
 
-def _chinese_words(folded: str, dictionary: Bridge) -> Words:
+def _chinese_words(folded: str, dictionary: Bridge, boundaries: AbstractSet[int] | None) -> Words:
     """The dictionary words of the Chinese runs: the word, its translations."""
     out = []
-    for word in dictionary.words(folded):
+    for word in dictionary.words(folded, boundaries):
         if is_stopword(word) or set(word) <= _NUMERALS:
             continue
         out.append((word, [_bigrams(word)] + [[stem(english)] for english in dictionary.to_english[word]]))
     return out
 
 
-def question_words(query: str, scripts: frozenset[Script]) -> Words:
+def question_words(query: str, scripts: frozenset[Script], splits: Splitter | None = None) -> Words:
     """The question's content words that can be looked up in a library of these scripts, each
-    with its ways of being present."""
+    with its ways of being present; ``splits`` gives where Chinese words may start and end."""
     folded = fold(query)
     dictionary = bridge() or Bridge({}, {})  # without it: English words only
-    found = _english_words(folded, dictionary, scripts) + _chinese_words(folded, dictionary)
+    boundaries = splits(folded) if splits is not None else None
+    found = _english_words(folded, dictionary, scripts) + _chinese_words(folded, dictionary, boundaries)
     return list(dict(found).items())  # a word asked twice counts once
 
 
@@ -111,8 +114,8 @@ def missing(words: Words, counts: Mapping[str, int]) -> tuple[str, ...]:
     )
 
 
-def vocabulary(conn: Connection, query: str, library: Profile) -> Vocabulary:
-    words = question_words(query, library.scripts)
+def vocabulary(conn: Connection, query: str, library: Profile, splits: Splitter | None = None) -> Vocabulary:
+    words = question_words(query, library.scripts, splits)
     counts = term_counts(conn, {t for _, alternatives in words for a in alternatives for t in a})
     codes = [alternatives[0][0] for word, alternatives in words if _CODE_RE.search(word)]
     return Vocabulary(len(words), missing(words, counts), library.terms, any(counts[c] for c in codes))

@@ -15,6 +15,7 @@ import pickle
 import re
 import threading
 from collections import defaultdict
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib.util import find_spec
@@ -64,16 +65,23 @@ class Bridge:
     to_english: dict[str, tuple[str, ...]]  # simplified Chinese word → English words
     to_chinese: dict[str, tuple[str, ...]]  # English word → simplified Chinese words
 
-    def words(self, text: str) -> list[str]:
+    def words(self, text: str, boundaries: AbstractSet[int] | None = None) -> list[str]:
         """The briefly glossed dictionary words of the Chinese in ``text``, split by longest
-        match; a character that starts no such word is skipped."""
+        match; a character that starts no such word is skipped.
+
+        ``boundaries``, if given, are the offsets in ``text`` where a word may start or end: the
+        splits of a segmenter that knows words this dictionary lacks. Without them 最大能 ("the
+        most it can") is read as 最 + 大能 ("almighty"), since the dictionary has no 最大."""
         out: list[str] = []
-        for run in re.findall(f"(?:{CJK_RE.pattern})+", text):
-            i = 0
-            while i < len(run):
-                for size in range(min(MAX_WORD, len(run) - i), 1, -1):
-                    if run[i : i + size] in self.to_english:
-                        out.append(run[i : i + size])
+        for run in re.finditer(f"(?:{CJK_RE.pattern})+", text):
+            chars, start, i = run.group(), run.start(), 0
+            while i < len(chars):
+                for size in range(min(MAX_WORD, len(chars) - i), 1, -1):
+                    word = chars[i : i + size]
+                    if word in self.to_english and (
+                        boundaries is None or {start + i, start + i + size} <= boundaries
+                    ):
+                        out.append(word)
                         i += size
                         break
                 else:

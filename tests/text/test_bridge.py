@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from kbapp.embedding.encoder import Encoder
+from kbapp.embedding.pack import ModelPack
 from kbapp.text.bridge import bridge, parse
 
 
@@ -27,3 +29,21 @@ def test_parse_keeps_the_first_short_senses() -> None:
     assert b.to_english["端口"] == ("interface", "port")
     assert "张" not in b.to_english
     assert b.to_chinese["port"] == ("端口",)
+
+
+def test_words_start_and_end_where_the_segmenter_splits() -> None:
+    b = parse(["大能 大能 [da4 neng2] /almighty/", "輸入 输入 [shu1 ru4] /to input/"])
+    text = "最大能输入"  # "the most it can take": 最大 | 能 | 输入, not 最 | 大能
+    assert b.words(text) == ["大能", "输入"]  # longest match alone reads a word across a split
+    assert b.words(text, frozenset({0, 2, 3, 5})) == ["输入"]
+
+
+def test_the_model_tokenizer_splits_chinese_into_words(default_pack: ModelPack) -> None:
+    """The split that kept a Chinese question about the largest circled number from being
+    refused for an "unknown word" 大能 that the user never wrote."""
+    b = bridge()
+    assert b is not None
+    text = "带圈数字命令最大能输入多少"
+    splits = Encoder(default_pack).word_boundaries(text)
+    assert b.words(text) == ["圈数", "命令", "大能", "输入", "多少"]
+    assert b.words(text, splits) == ["数字", "命令", "输入", "多少"]
