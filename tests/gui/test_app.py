@@ -29,7 +29,15 @@ def test_run_shows_the_window_then_opens_the_library(
         window.close()
 
     QTimer.singleShot(0, check)
-    QTimer.singleShot(30_000, QApplication.closeAllWindows)  # never hang the suite
-    assert run([], data_dir=str(tmp_path / "library")) == 0
+    # Never hang the suite, and stop the watchdog after: left running, it closed whichever window
+    # a later test had open 30 s on, cancelling that test's import.
+    watchdog = QTimer()
+    watchdog.setSingleShot(True)
+    watchdog.timeout.connect(QApplication.closeAllWindows)
+    watchdog.start(30_000)
+    try:
+        assert run([], data_dir=str(tmp_path / "library")) == 0
+    finally:
+        watchdog.stop()
     assert seen["data_dir"] == tmp_path / "library" and seen["welcome"] is True
     assert (tmp_path / "library").is_dir()
