@@ -9,6 +9,8 @@ Against a fresh temporary library and settings folder, with no display (Qt's off
    terms) through the parse worker process, and embeds it (onnxruntime, tokenizers);
 3. one Chinese and one English query (``search --json``): cited results with page numbers, and
    the semantic half of hybrid search took part;
+   then a scanned label (resources/smoke: an image with no text layer) is imported and an English
+   and a Chinese query find it, marked as read by OCR (the bundled OCR models and reader work);
 4. opens the main window (``kbapp gui`` with KBAPP_GUI_SMOKE_TEST=1, handled by the bundle's entry
    script: quit with 0 once the window is shown and has listed the library) and checks the Qt
    platform plugin and both translation catalogues loaded.
@@ -39,6 +41,8 @@ BROKEN = (
     "no usable model pack",
 )
 QUERIES = [("曝光时间", "Chinese"), ("exposure time error code E5021", "English")]
+SCAN = Path("scanned_label.png")  # in the bundle's resources/smoke (packaging/make_smoke_scan.py)
+SCAN_QUERIES = [("prime the coolant pump", "English"), ("冷却泵排气", "Chinese")]
 
 
 class SmokeFailure(Exception):
@@ -124,6 +128,22 @@ def cli_steps(cli: str, data: list[str], env: dict[str, str], timeout: float, pd
         raise SmokeFailure(f"import did not report IMPORTED:\n{out}")
     for query, what in QUERIES:
         check_results(run([cli, *data, "search", "--json", query], env, timeout), what)
+    scan = work / SCAN.name
+    shutil.copy2(bundle_dir(exe) / "resources" / "smoke" / SCAN.name, scan)
+    out = run([cli, *data, "import", str(scan)], env, timeout * 2)
+    if "IMPORTED" not in out or "OCR read 1 pages" not in out:
+        raise SmokeFailure(f"the scanned label was not imported and read by OCR:\n{out}")
+    for query, what in SCAN_QUERIES:
+        check_scan_found(run([cli, *data, "search", "--json", query], env, timeout), what)
+
+
+def check_scan_found(out: str, what: str) -> None:
+    """The top result is the scanned label, marked as OCR text."""
+    response = json.loads(out.strip().splitlines()[-1])
+    top = (response.get("results") or [{}])[0]
+    if top.get("title") != SCAN.stem or not (top.get("why") or {}).get("ocr"):
+        raise SmokeFailure(f"{what} query {response.get('query')!r} did not find the scan by OCR: {response}")
+    print(f"    {what} (OCR): top: {top['title']} p. {top['page']}: {top['text'][:60]!r}")
 
 
 def main(argv: list[str] | None = None) -> int:
