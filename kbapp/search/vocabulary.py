@@ -8,8 +8,9 @@ puts any question about software close to any manual — but the vocabulary can,
 which words were missing.
 
 A word counts as known when it occurs anywhere in the library: itself, its parts for a compound
-(``fill-in-the-blank``), or one of its dictionary translations (``text.bridge``), so a Chinese
-question about an English manual is judged on the English words of its Chinese ones. Words that
+(``fill-in-the-blank``), one of its dictionary translations (``text.bridge``), so a Chinese
+question about an English manual is judged on the English words of its Chinese ones, or for a
+Chinese word a synonym the dictionary gives through a translation. Words that
 cannot be looked up at all (an English word without a translation, asked of a Chinese-only
 library; numbers) are left out rather than counted as unknown.
 """
@@ -88,12 +89,25 @@ def _english_words(folded: str, dictionary: Bridge, library: frozenset[Script]) 
 
 
 def _chinese_words(folded: str, dictionary: Bridge, boundaries: AbstractSet[int] | None) -> Words:
-    """The dictionary words of the Chinese runs: the word, its translations."""
+    """The dictionary words of the Chinese runs: the word, its translations, and its synonyms by
+    way of a translation that share a character with it (片子 and 影片 are both "film"). Sharing a
+    morpheme keeps the near-synonyms and drops the homonyms of a gloss (作罢 and 上门 are both
+    "drop"): measured with ``bench/calibrate_relevance.py``, DRCD questions refused for a missing
+    word went from 5 to 2 of 1,000 and no out-of-scope group lost a refusal; without the shared
+    character one more out-of-scope question of 40 was answered."""
     out = []
     for word in dictionary.words(folded, boundaries):
         if is_stopword(word) or set(word) <= _NUMERALS:
             continue
-        out.append((word, [_bigrams(word)] + [[stem(english)] for english in dictionary.to_english[word]]))
+        english = dictionary.to_english[word]
+        synonyms = {
+            other
+            for e in english
+            for other in dictionary.to_chinese.get(stem(e), ())
+            if other != word and set(other) & set(word)
+        }
+        translated = [[stem(e)] for e in english]
+        out.append((word, [_bigrams(word), *translated, *(_bigrams(s) for s in sorted(synonyms))]))
     return out
 
 

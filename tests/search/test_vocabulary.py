@@ -58,3 +58,16 @@ def test_small_libraries_need_more_missing_words_to_refuse() -> None:
     assert unknown_share_needed(FULL_STRENGTH_TERMS) == UNKNOWN_SHARE
     assert unknown_share_needed(2_000) == 1.0  # a few pages: only a question none of whose words it knows
     assert UNKNOWN_SHARE < unknown_share_needed(20_000) < 1.0
+
+
+def test_a_chinese_word_is_known_through_a_dictionary_synonym_sharing_a_character(tmp_path: Path) -> None:
+    """片子 and 影片 are both "film": a question saying 片子 about a library that says 影片 is not
+    asking about something the library never mentions. 作罢 is also glossed "drop", like 上门 and
+    小滴, but shares no character with them: those do not count."""
+    (tmp_path / "docs").mkdir()
+    text = "影片目录\n\n这部影片讲述了上门维修的故事。\n"
+    (tmp_path / "docs" / "films.txt").write_text(text, encoding="utf-8")
+    with KnowledgeBase(tmp_path / "lib") as kb:
+        assert kb.import_paths([tmp_path / "docs"]).ok
+        assert "片子" not in words_of(kb, "这个片子讲的是什么？").unknown
+        assert "作罢" in words_of(kb, "为什么作罢？").unknown
