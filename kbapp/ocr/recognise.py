@@ -23,7 +23,6 @@ _HEIGHT = 48
 _MIN_WIDTH = 8
 # Widest line crop fed to the model (a 150 dpi A4 line at 48 px high is ~1500-2500 px wide).
 _MAX_WIDTH = 3200
-_BATCH = 6
 # The model emits one CTC frame per 8 input columns (50 frames for 400 px, 51 for 408 px). Taking
 # the padded batch width over the frame count instead put a crop's character edges up to ~1 %
 # off depending on which batch it landed in.
@@ -47,23 +46,19 @@ class Recogniser:
         self._alphabet = ["", *alphabet, " "]
 
     def __call__(self, crops: list[np.ndarray]) -> list[Reading]:
-        """Read BGR-agnostic RGB crops; batched by similar width so padding stays small."""
-        order = sorted(range(len(crops)), key=lambda i: crops[i].shape[1] / crops[i].shape[0])
-        readings: list[Reading | None] = [None] * len(crops)
-        for begin in range(0, len(order), _BATCH):
-            chunk = order[begin : begin + _BATCH]
-            resized = [_resize(crops[i]) for i in chunk]
-            width = min(_MAX_WIDTH, max(_MIN_WIDTH, *(r.shape[1] for r in resized)))
-            batch = np.zeros((len(chunk), 3, _HEIGHT, width), dtype=np.float32)
-            for slot, image in enumerate(resized):
-                image = image[:, :width]
-                # BGR, scaled to [-1, 1], as the recogniser was trained.
-                batch[slot, :, :, : image.shape[1]] = image[:, :, ::-1].transpose(2, 0, 1) / 127.5 - 1.0
-            probs = self._session.run(None, {self._input: batch})[0]
-            for slot, index in enumerate(chunk):
-                scale = min(resized[slot].shape[1], width) / crops[index].shape[1]
-                readings[index] = self._decode(probs[slot], _FRAME_WIDTH / scale)
-        return [r for r in readings if r is not None]
+        """Read RGB crops one at a time. PP-OCR batches six crops padded to the widest; on two
+        CPU threads one at a time read the same lines 40 % faster (101 lines of two SDCC manual
+        pages: 1.60-1.75 s against 2.68-3.29 s), and no crop is read beside padding."""
+        return [self._read(crop) for crop in crops]
+
+    def _read(self, crop: np.ndarray) -> Reading:
+        resized = _resize(crop)
+        width = max(_MIN_WIDTH, resized.shape[1])
+        image = np.zeros((1, 3, _HEIGHT, width), dtype=np.float32)
+        # BGR, scaled to [-1, 1], as the recogniser was trained.
+        image[0, :, :, : resized.shape[1]] = resized[:, :, ::-1].transpose(2, 0, 1) / 127.5 - 1.0
+        probs = self._session.run(None, {self._input: image})[0]
+        return self._decode(probs[0], _FRAME_WIDTH * crop.shape[1] / resized.shape[1])
 
     def _decode(self, probs: np.ndarray, frame_width: float) -> Reading:
         best = probs.argmax(axis=1)
