@@ -47,9 +47,16 @@ class Windower:
         return len(self._tok.encode(text, add_special_tokens=False).ids)
 
     def boundaries(self, text: str) -> frozenset[int]:
-        """Offsets in ``text`` where one of its tokens starts or ends."""
+        """Offsets in ``text`` where one of its tokens starts or ends. A token overlapping the next
+        one is left out: a SentencePiece tokenizer gives the word-start mark ``▁`` it adds in front
+        of a text the span of the first character, (0, 1), which is no split of 最大 (0, 2)."""
         offsets = self._tok.encode(text, add_special_tokens=False).offsets
-        return frozenset(i for span in offsets for i in span)
+        kept = [
+            span
+            for span, after in zip(offsets, [*offsets[1:], None], strict=True)
+            if not (after and after[0] < span[1])
+        ]
+        return frozenset(i for span in kept for i in span)
 
     def prefix_ids(self, prefix: str) -> list[int]:
         """Ids a prefix contributes in front of a text; its trailing space belongs to the text."""

@@ -47,3 +47,5 @@ def test_the_model_tokenizer_splits_chinese_into_words(default_pack: ModelPack) 
     splits = Encoder(default_pack).word_boundaries(text)
     assert b.words(text) == ["圈数", "命令", "大能", "输入", "多少"]
     assert b.words(text, splits) == ["数字", "命令", "输入", "多少"]
+    at_start = "最大能输入多少"  # the first token is 最大, after the tokenizer's own start mark ▁
+    assert b.words(at_start, Encoder(default_pack).word_boundaries(at_start)) == ["输入", "多少"]
