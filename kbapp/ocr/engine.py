@@ -19,6 +19,7 @@ from kbapp.ocr.detect import Detector
 from kbapp.ocr.geometry import MAX_PIXELS, Box
 from kbapp.ocr.models import OcrModels, locate_models
 from kbapp.ocr.recognise import Recogniser
+from kbapp.ocr.spacing import add_spaces
 from kbapp.ocr.streamline import streamlined
 
 DEFAULT_THREADS = 2
@@ -124,8 +125,9 @@ class OcrEngine:
         for i, reading in zip(keep, readings, strict=True):
             box = boxes[i][0]
             x0 = float(int(box.x0))
-            edges = tuple(min(box.x1, x0 + edge) for edge in reading.edges)
-            lines.append(Line(reading.text, box, reading.score, edges))
+            text, crop_edges = add_spaces(reading.text, reading.edges, crops[i])
+            edges = tuple(min(box.x1, x0 + edge) for edge in crop_edges)
+            lines.append(Line(text, box, reading.score, edges))
         return lines
 
 
