@@ -20,6 +20,8 @@ import statistics
 from collections import Counter, defaultdict
 from pathlib import Path
 
+from kbapp.embedding.encoder import Encoder
+from kbapp.embedding.pack import default_pack_dir, load_pack
 from kbapp.search.relevance import UNKNOWN_SHARE
 from kbapp.search.vocabulary import missing, question_words
 from kbapp.text.script import Script, script_of
@@ -33,6 +35,7 @@ def main() -> None:
     ap.add_argument("set", type=Path)
     ap.add_argument("--questions", type=int, default=300)
     args = ap.parse_args()
+    encoder = Encoder(load_pack(default_pack_dir()))  # Chinese words split as search splits them
     rng = random.Random(1)
     terms: dict[str, Counter[str]] = {}
     scripts: set[Script] = set()
@@ -60,7 +63,7 @@ def main() -> None:
             for doc_id in docs:
                 library.update(terms[doc_id])
             sizes.append(sum(library.values()))
-            words = question_words(q["text"], frozenset(scripts))
+            words = question_words(q["text"], frozenset(scripts), encoder.word_boundaries)
             gone = missing(words, defaultdict(int, {t: 1 for t in library}))
             flagged += bool(gone) and len(gone) / len(words) >= UNKNOWN_SHARE
         print(f"{others:>7} {statistics.median(sizes):>13,.0f} {flagged / len(questions):>8.3f}")
