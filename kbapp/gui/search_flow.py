@@ -53,12 +53,16 @@ class SearchFlow(QObject):
         window = self._window
         if request.query != window.search_bar.text().strip():
             return  # the field changed since; its own search is on the way
+        # The same question asked again (the library, scope or model changed) keeps the passage the
+        # user was reading; a new question starts at its best answer, [1].
+        shown = window.results_area.response
+        rerun = shown is not None and shown.query == response.query
         window.results_area.show_response(
             request,
             response,
             model_state=window.jobs.model_state,
             scope=window.library.scope_ids(),
-            keep=window.preview.result,
+            keep=window.preview.result if rerun else None,
         )
         if not response.results:
             window.preview.clear()

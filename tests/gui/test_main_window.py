@@ -279,3 +279,22 @@ def test_interrupted_import_is_offered_and_resumed(qtbot, open_window, manuals: 
     assert not window.notice.isVisible()
     qtbot.waitUntil(lambda: window.library.model.rowCount() == 2, timeout=WAIT_MS)
     assert window.kb.interrupted_import() is None
+
+
+def test_a_new_question_starts_at_its_first_result_and_a_rerun_keeps_the_one_read(  # type: ignore[no-untyped-def]
+    qtbot, open_window, manuals: Path
+) -> None:
+    window = open_window()
+    import_by_drop(qtbot, window, [manuals])
+    view = window.results_area.results_view
+    search(qtbot, window, "exposure trigger")
+    last = view.model().rowCount() - 1
+    assert last > 0
+    view.setCurrentIndex(view.model().index(last))
+    reading = window.preview.result
+    with qtbot.waitSignal(window.resultsShown, timeout=WAIT_MS):
+        window.search_flow.rerun()  # what an import or a changed scope does
+    assert view.currentIndex().row() == last and window.preview.result == reading
+    search(qtbot, window, "exposure time trigger")  # the passage read is among these results too
+    assert reading.chunk_ids in [r.chunk_ids for r in window.results_area.response.results]
+    assert view.currentIndex().row() == 0
