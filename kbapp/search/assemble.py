@@ -55,31 +55,46 @@ def _overlaps(a: Passage, b: Passage) -> bool:
 
 
 def _group(conn: Connection, candidates: list[Candidate], k: int) -> list[tuple[Candidate, list[Passage]]]:
-    """The first ``k`` distinct passages, each with the overlapping neighbours merged into it.
+    """The first ``k`` distinct passages, each with the overlapping neighbours merged into it, one
+    per page before any page's second.
 
-    Rows are fetched a batch at a time in rank order and only until ``k`` passages are found (plus
-    the rest of that batch, whose neighbours may still merge): the candidate lists run to a
-    hundred or more, of which a search shows ten.
+    A result cites a page, and whoever opens it reads the whole page: a second passage from a
+    page already shown adds nothing to look at, while the slot it takes could show another page.
+    So passages from a page already shown wait until every page has had its first (measured on
+    the page-cited development sets, ``README.md``). Documents without pages (plain text, HTML,
+    Word) are not held back: there the "page" is the whole document, and its second passage is as
+    much a new place to read as any other.
+
+    Rows are fetched a batch at a time in rank order and only until ``k`` passages that open a
+    page are found (plus the rest of that batch, whose neighbours may still merge): the candidate
+    lists run to a hundred or more, of which a search shows ten.
     """
     groups: list[tuple[Candidate, list[Passage]]] = []
+    held: list[tuple[Candidate, list[Passage]]] = []  # a second passage from a page already shown
+    shown: set[tuple[int, int]] = set()
     batch = 2 * k
     for start in range(0, len(candidates), batch):
         part = candidates[start : start + batch]
         rows = passages.passages(conn, [c.chunk_id for c in part])
+        paged = passages.page_numbers(conn, {(r.doc_id, r.page_start) for r in rows.values()})
         for cand in part:
             row = rows.get(cand.chunk_id)
             if row is None:  # removed between retrieval and assembly
                 continue
-            for _, members in groups:
+            for _, members in groups + held:
                 if any(_overlaps(row, m) for m in members):
                     members.append(row)
                     break
             else:
-                if len(groups) < k:
+                page = (row.doc_id, row.page_start)
+                if paged.get(page) is not None and page in shown:
+                    held.append((cand, [row]))
+                elif len(groups) < k:
                     groups.append((cand, [row]))
+                    shown.add(page)
         if len(groups) == k:
             break
-    return groups
+    return (groups + held)[:k]
 
 
 def _coverage(found: set[str], weights: dict[str, float]) -> float:
