@@ -7,15 +7,19 @@ library searched in its own language sees no change at all.
 
 from __future__ import annotations
 
+from kbapp.search.vocabulary import Splitter
 from kbapp.text.bridge import bridge
 from kbapp.text.fold import fold
 from kbapp.text.script import CJK_RE, Script
 from kbapp.text.terms import Term, query_terms
 
 
-def bridged_terms(query: str, terms: list[Term], library: frozenset[Script]) -> list[Term]:
+def bridged_terms(
+    query: str, terms: list[Term], library: frozenset[Script], splits: Splitter | None = None
+) -> list[Term]:
     """Terms for the words of ``query`` in the library's other languages, minus those already in
-    ``terms``."""
+    ``terms``; ``splits`` gives where Chinese words may start and end, as for the unknown-word
+    check (``vocabulary``), so both read a question as the same words."""
     words: list[str] = []
     has_cjk = CJK_RE.search(query) is not None
     has_latin = any(ch.isascii() and ch.isalpha() for ch in query)
@@ -28,7 +32,7 @@ def bridged_terms(query: str, terms: list[Term], library: frozenset[Script]) -> 
         return []
     folded = fold(query)  # the dictionary is in simplified characters
     if wants_english:
-        words += dictionary.english_for(folded)
+        words += dictionary.english_for(folded, splits(folded) if splits is not None else None)
     if wants_chinese:
         words += dictionary.chinese_for(folded)
     seen = {t.text for t in terms}

@@ -143,7 +143,8 @@ class Searcher:
                 dense, pool_of = semantic.retrieve(vector, DENSE_DEPTH, allowed)
                 pools = semantic.pool_stats(vector)
             library = self._library.of(conn)
-            bridged = bridged_terms(query, terms, library.scripts)
+            splits = self.semantic.encoder.word_boundaries if self.semantic is not None else None
+            bridged = bridged_terms(query, terms, library.scripts, splits)
             searched = terms + bridged
             stats = term_stats(conn, searched)
             lexical: list[tuple[int, float]] = []
@@ -157,11 +158,7 @@ class Searcher:
                 conn, _candidates(lexical, dense, semantic, vector, pool_of, pools), k
             )
             results = assemble(conn, candidates, searched, weights, k, stats.weights(bridged))
-            words = (
-                vocabulary(conn, query, library, semantic.encoder.word_boundaries)
-                if semantic is not None
-                else None
-            )
+            words = vocabulary(conn, query, library, splits) if semantic is not None else None
         status = ResponseStatus.OK if message is None else ResponseStatus.KEYWORD_ONLY
         if semantic is not None and vector is not None and words is not None and results:
             everyday = semantic.everyday_similarity(vector)

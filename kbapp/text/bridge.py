@@ -88,9 +88,9 @@ class Bridge:
                     i += 1
         return out
 
-    def english_for(self, text: str) -> list[str]:
-        """English words for the Chinese words in ``text``."""
-        return [english for word in self.words(text) for english in self.to_english[word]]
+    def english_for(self, text: str, boundaries: AbstractSet[int] | None = None) -> list[str]:
+        """English words for the Chinese words in ``text`` (split as ``words`` splits)."""
+        return [english for word in self.words(text, boundaries) for english in self.to_english[word]]
 
     def chinese_for(self, text: str) -> list[str]:
         """Chinese words for the English words in ``text`` (matched by stem, stopwords skipped)."""
