@@ -6,6 +6,7 @@ from itertools import pairwise
 from pathlib import Path
 
 from kbapp.library import KnowledgeBase
+from tests.conftest import write_pdf
 
 
 def _sentences(topic: str, count: int) -> str:
@@ -53,3 +54,29 @@ def test_touching_sections_stay_separate_results(tmp_path: Path) -> None:
         assert (first.heading, second.heading) == ("Intake", "Outlet")
         res = kb.search("zebra", k=10, mode="lexical")
     assert sorted(r.heading for r in res.results) == ["Intake", "Outlet"]
+
+
+def test_every_page_is_listed_once_before_any_page_twice(tmp_path: Path) -> None:
+    """A second passage from a page already listed waits until the other matching pages have had
+    their first; it is not dropped."""
+
+    def log(page: int, n: int) -> list[str]:
+        return [
+            f"Line {page}.{i}: the operator logs torque, gasket batch, humidity and badge." for i in range(n)
+        ]
+
+    pdf = write_pdf(
+        tmp_path / "service.pdf",
+        [
+            ["Service log", "The zebra valve and its seat.", *log(1, 28), "Zebra valve spring.", *log(1, 10)],
+            [*log(2, 20), "Page two mentions the zebra once.", *log(2, 20)],
+            [*log(3, 20), "Page three mentions the zebra too.", *log(3, 20)],
+        ],
+    )
+    with KnowledgeBase(tmp_path / "lib") as kb:
+        assert kb.import_paths([pdf]).ok
+        res = kb.search("zebra valve", k=10, mode="lexical")
+    pages = [r.page for r in res.results]
+    # Both passages of page 1 match both words and outrank the other pages' one word.
+    assert all(r.why["keyword_coverage"] == 1.0 for r in res.results if r.page == 1)
+    assert pages == [1, 2, 3, 1], pages

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from kbapp.embedding.encoder import Encoder
 from kbapp.embedding.pack import ModelPack
+from kbapp.search.crossing import bridged_terms
 from kbapp.text.bridge import bridge, parse
+from kbapp.text.script import Script
+from kbapp.text.terms import query_terms
 
 
 def test_short_glosses_both_ways() -> None:
@@ -49,3 +52,16 @@ def test_the_model_tokenizer_splits_chinese_into_words(default_pack: ModelPack) 
     assert b.words(text, splits) == ["数字", "命令", "输入", "多少"]
     at_start = "最大能输入多少"  # the first token is 最大, after the tokenizer's own start mark ▁
     assert b.words(at_start, Encoder(default_pack).word_boundaries(at_start)) == ["输入", "多少"]
+
+
+def test_the_keyword_bridge_reads_the_question_as_the_same_words(default_pack: ModelPack) -> None:
+    """The English terms a Chinese question adds to keyword search come from the words the
+    unknown-word check sees, not from a longest match across the tokenizer's splits."""
+    question = "带圈数字最大能输入多少"
+    terms = query_terms(question)
+    library = frozenset({Script.LATIN})
+    plain = {t.text for t in bridged_terms(question, terms, library)}
+    split = {t.text for t in bridged_terms(question, terms, library, Encoder(default_pack).word_boundaries)}
+    assert {"almighti", "lap"} <= plain  # 大能 "almighty", 带圈 "lap": words the user never wrote
+    assert not {"almighti", "lap"} & split
+    assert {"digit", "input"} <= split
