@@ -12,10 +12,17 @@ every set; among equals the one that answers the most. The even ones, and every 
 group, are only scored with it. Printed: answered (answerable questions kept) and refused
 (out-of-scope questions that get nothing) per group and part, for the fitted and the shipped gate.
 
+With ``--small DIR`` (the libraries ``bench/small_libraries.py`` builds), ``MARGIN_ALONE``, the
+margins where the unknown-word rule has faded out, is then fitted the same way with the rest of
+the gate fixed: each small library is asked its own questions and the out-of-scope files
+(``out_of_scope.jsonl`` and ``oos_fit.jsonl`` to fit, ``oos_heldout.jsonl`` only reported), the
+groups of all libraries of one development set pooled. The candidates are no lower than the
+fitted margins and answer every answerable question that the fitted margins answer there.
+
 Run (one ``--group`` per library and question file; KIND is ``answerable`` or ``oos``):
     .venv/bin/python bench/calibrate_relevance.py \\
         --group DATA_DIR queries.jsonl answerable --group DATA_DIR oos.jsonl oos \\
-        [--report DATA_DIR held_out_oos.jsonl oos ...]
+        [--report DATA_DIR held_out_oos.jsonl oos ...] [--small bench/.cache/small_libraries]
 """
 
 from __future__ import annotations
@@ -24,7 +31,7 @@ import argparse
 import itertools
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -47,10 +54,11 @@ class Group:
     cross: np.ndarray  # ... over the pools in the other language
     unknown: np.ndarray  # some word of the question is unknown to the library
     share: np.ndarray  # share of its words unknown to the library
+    terms: np.ndarray  # the library's size in keyword terms
 
 
 def collect(kb: KnowledgeBase, path: Path, name: str, answerable: bool) -> Group:
-    rows: list[tuple[str, bool, bool, float, float, bool, float]] = []
+    rows: list[tuple[str, bool, bool, float, float, bool, float, int]] = []
     current: dict[str, str] = {}
 
     def spy(results, best, everyday, query, words: Vocabulary):  # type: ignore[no-untyped-def]
@@ -67,6 +75,7 @@ def collect(kb: KnowledgeBase, path: Path, name: str, answerable: bool) -> Group
                 margins[False],
                 bool(words.unknown) and not words.known_code,
                 words.unknown_share,
+                words.library_terms,
             )
         )
         return True
@@ -80,11 +89,20 @@ def collect(kb: KnowledgeBase, path: Path, name: str, answerable: bool) -> Group
     return Group(name, answerable, *columns)
 
 
+def pooled(groups: list[Group], name: str) -> Group:
+    """One group of the questions of several libraries."""
+    first = groups[0]
+    columns = [np.concatenate([getattr(g, f) for g in groups]) for f in ("ids", "odd", "covered", "same")]
+    rest = [np.concatenate([getattr(g, f) for g in groups]) for f in ("cross", "unknown", "share", "terms")]
+    return Group(name, first.answerable, *columns, *rest)
+
+
 @dataclass(frozen=True)
 class Gate:
     margin: tuple[float, float]  # (same language, cross-language)
     unknown_share: float
     close: tuple[float, float]
+    alone: tuple[float, float]  # the margins where the unknown-word rule has faded out
 
     @classmethod
     def shipped(cls) -> Gate:
@@ -92,15 +110,21 @@ class Gate:
             (relevance.MARGIN[True], relevance.MARGIN[False]),
             relevance.UNKNOWN_SHARE,
             (relevance.CLOSE[True], relevance.CLOSE[False]),
+            (relevance.MARGIN_ALONE[True], relevance.MARGIN_ALONE[False]),
         )
 
 
 def kept(group: Group, gate: Gate) -> np.ndarray:
     """The decision of ``relevance.relevant`` for each question of ``group``, on recorded signals."""
-    flagged = group.unknown & (group.share >= gate.unknown_share)
-    same = np.where(flagged, gate.close[0], gate.margin[0])
-    cross = np.where(flagged, gate.close[1], gate.margin[1])
-    return group.covered | (group.same >= same) | (group.cross >= cross)
+    needed = np.array([relevance.unknown_share_needed(int(t), gate.unknown_share) for t in group.terms])
+    flagged = group.unknown & (group.share >= needed)
+    out = group.covered.copy()
+    for i, (signal, same) in enumerate(((group.same, True), (group.cross, False))):
+        margin = {True: gate.margin[0], False: gate.margin[1]}
+        alone = {True: gate.alone[0], False: gate.alone[1]}
+        plain = np.array([relevance.margin_needed(same, int(t), margin, alone) for t in group.terms])
+        out |= signal >= np.where(flagged, np.maximum(gate.close[i], plain), plain)
+    return out
 
 
 def rate(group: Group, gate: Gate, part: bool | str | None) -> float:
@@ -126,7 +150,7 @@ def fit(groups: list[Group], keep: float) -> Gate:
     ):
         if close_same < same or close_cross < cross:
             continue
-        gate = Gate((same, cross), share, (close_same, close_cross))
+        gate = Gate((same, cross), share, (close_same, close_cross), (same, cross))
         kept_rates = [rate(g, gate, True) for g in answerable]
         if min(kept_rates) < keep:
             continue
@@ -136,6 +160,59 @@ def fit(groups: list[Group], keep: float) -> Gate:
             best = (key, gate)
     assert best is not None, f"no gate keeps {keep:.0%} of every answerable set"
     return best[1]
+
+
+def fit_alone(groups: list[Group], gate: Gate) -> Gate:
+    """``gate`` with the margins for small libraries that refuse the most out-of-scope questions
+    there, no lower than its own margins and keeping every answerable question they keep."""
+    answerable = [g for g in groups if g.answerable]
+    oos = [g for g in groups if not g.answerable]
+    floor = [rate(g, gate, True) for g in answerable]
+    steps = [round(0.01 * i, 2) for i in range(0, 13)]
+    best: tuple[tuple[float, float], Gate] | None = None
+    for same, cross in itertools.product(steps, steps):
+        if same < gate.margin[0] or cross < gate.margin[1]:
+            continue
+        candidate = replace(gate, alone=(same, cross))
+        if any(
+            rate(g, candidate, True) < kept_before for g, kept_before in zip(answerable, floor, strict=True)
+        ):
+            continue
+        refused = [rate(g, candidate, True) for g in oos]
+        key = (min(refused), sum(refused))
+        if best is None or key > best[0]:
+            best = (key, candidate)
+    assert best is not None  # the gate's own margins always qualify
+    return best[1]
+
+
+def small_groups(folder: Path) -> tuple[list[Group], list[Group]]:
+    """Fitting and held-out groups of the small libraries in ``folder``, pooled per development set
+    (``small/<set>/<questions>``)."""
+    data = Path(__file__).resolve().parent / "data"
+    files = [
+        ("own", True, True),
+        ("out_of_scope", False, True),
+        ("oos_fit", False, True),
+        ("oos_heldout", False, False),
+    ]
+    found: dict[tuple[str, str], list[Group]] = {}
+    for lib in sorted(p for p in folder.iterdir() if p.is_dir() and p.name != "docs"):
+        source = lib.name.rsplit("_", 1)[0]
+        kb = KnowledgeBase(lib)
+        kb.load_model()
+        for stem, answerable, _ in files:
+            questions = (
+                lib.with_name(f"{lib.name}.questions.jsonl") if stem == "own" else data / f"{stem}.jsonl"
+            )
+            found.setdefault((source, stem), []).append(collect(kb, questions, lib.name, answerable))
+        kb.close()
+    fitting, held_out = [], []
+    for (source, stem), parts in found.items():
+        group = pooled(parts, f"small/{source}/{stem}")
+        fits = next(f for name, _, f in files if name == stem)
+        (fitting if fits else held_out).append(group)
+    return fitting, held_out
 
 
 def odd(qid: str) -> bool:
@@ -148,6 +225,7 @@ def main() -> None:
     ap.add_argument("--group", nargs=3, action="append", required=True, metavar=("LIB", "QUESTIONS", "KIND"))
     ap.add_argument("--report", nargs=3, action="append", default=[], metavar=("LIB", "QUESTIONS", "KIND"))
     ap.add_argument("--keep", type=float, default=0.99, help="share of answerable questions to keep")
+    ap.add_argument("--small", type=Path, help="fit MARGIN_ALONE on these small libraries too")
     args = ap.parse_args()
     libraries: dict[str, KnowledgeBase] = {}
 
@@ -163,14 +241,17 @@ def main() -> None:
 
     groups, reports = load(args.group), load(args.report)
     fitted = fit(groups, args.keep)
+    small, small_reports = small_groups(args.small) if args.small else ([], [])
+    if small:
+        fitted = fit_alone(small, fitted)
     print(f"fitted on odd ids: {fitted}")
     print(f"shipped:           {Gate.shipped()}")
     for gate, label in ((fitted, "fitted"), (Gate.shipped(), "shipped")):
         print(f"\n[{label}]  answered (answerable) or refused (oos): odd (fit) | even | all")
-        for g in groups:
+        for g in groups + small:
             parts = " | ".join(f"{rate(g, gate, p):.3f}" for p in (True, False, None))
             print(f"  {g.name:45s} {'answered' if g.answerable else 'refused '} {parts}")
-        for g in reports:
+        for g in reports + small_reports:
             parts = " | ".join(f"{p} {rate(g, gate, p):.3f}" for p in ("_latin_", "_cjk_"))
             print(f"  {g.name + ' (held out)':45s} {'answered' if g.answerable else 'refused '} {parts}")
     for kb in libraries.values():

@@ -24,6 +24,15 @@ the gate that refuses the most out-of-scope questions while answering at least 9
 every set. They are reported on the even-numbered questions and on
 ``bench/data/oos_heldout.jsonl``, which nothing was fitted on. ``COVERAGE_FLOOR`` is not fitted:
 half of the question's keyword weight in one passage.
+
+In a small library the unknown-word rule fades out (a short document lacks many words of a
+question it answers), and the margins alone must then keep out what the vocabulary kept out in a
+large one: they rise towards ``MARGIN_ALONE`` as the rule fades. ``MARGIN_ALONE`` was fitted by
+``bench/calibrate_relevance.py --small`` on the odd-numbered questions of 24 small libraries
+(``bench/small_libraries.py``: a few SciFact abstracts or DRCD articles each, 2,000–37,000 keyword
+terms) and of the same out-of-scope files, no lower than ``MARGIN`` and answering every answerable
+question the large-library margins answer; it is reported on the even-numbered ones and on
+``oos_heldout.jsonl`` asked of every small library.
 """
 
 from __future__ import annotations
@@ -37,6 +46,7 @@ from kbapp.text.script import Script
 
 COVERAGE_FLOOR = 0.5  # share of the query's keyword weight that makes a passage relevant on words alone
 MARGIN = {True: 0.0, False: 0.06}  # best cosine minus the best everyday cosine, by "same language"
+MARGIN_ALONE = {True: 0.04, False: 0.06}  # ... where the unknown-word rule has faded out
 UNKNOWN_SHARE = 0.15  # share of the question's words unknown to the library that refuses it ...
 CLOSE = {True: 0.10, False: 0.09}  # ... unless the everyday margin is at least this, by "same language"
 # Library sizes (keyword terms indexed) between which the unknown-word rule fades in: the smallest
@@ -46,16 +56,34 @@ FULL_STRENGTH_TERMS = 50_000
 NO_STRENGTH_TERMS = 5_000
 
 
-def unknown_share_needed(library_terms: int) -> float:
-    """``UNKNOWN_SHARE`` in a library as large as those it was fitted on; in a smaller one more
-    words must be missing, up to all of them, because a short document lacks many words of a
-    question it answers (``bench/vocabulary_size.py``)."""
+def vocabulary_strength(library_terms: int) -> float:
+    """How much a missing word says in a library this size: 1 from ``FULL_STRENGTH_TERMS`` up, 0 at
+    ``NO_STRENGTH_TERMS`` and below, log-linear between, because a short document lacks many words
+    of a question it answers (``bench/vocabulary_size.py``)."""
     if library_terms >= FULL_STRENGTH_TERMS:
-        return UNKNOWN_SHARE
+        return 1.0
     fade = math.log(FULL_STRENGTH_TERMS / max(library_terms, 1)) / math.log(
         FULL_STRENGTH_TERMS / NO_STRENGTH_TERMS
     )
-    return UNKNOWN_SHARE + (1.0 - UNKNOWN_SHARE) * min(1.0, fade)
+    return 1.0 - min(1.0, fade)
+
+
+def unknown_share_needed(library_terms: int, share: float = UNKNOWN_SHARE) -> float:
+    """``share`` in a library as large as those it was fitted on; in a smaller one more words must
+    be missing, up to all of them."""
+    return share + (1.0 - share) * (1.0 - vocabulary_strength(library_terms))
+
+
+def margin_needed(
+    same: bool,
+    library_terms: int,
+    margin: Mapping[bool, float] = MARGIN,
+    alone: Mapping[bool, float] = MARGIN_ALONE,
+) -> float:
+    """``margin`` where the unknown-word rule is at full strength, ``alone`` where it has faded
+    out, and between them as it fades (``bench/calibrate_relevance.py`` passes its candidates)."""
+    strength = vocabulary_strength(library_terms)
+    return alone[same] + strength * (margin[same] - alone[same])
 
 
 def _foreign(words: Vocabulary) -> bool:
@@ -77,6 +105,7 @@ def relevant(
     if any(r.why.get("keyword_coverage", 0.0) >= COVERAGE_FLOOR for r in results):
         return True
     margins = [(sim - everyday[script], script == query) for script, sim in best.items()]
+    terms = words.library_terms
     if _foreign(words):
-        return any(margin >= CLOSE[same] for margin, same in margins)
-    return any(margin >= MARGIN[same] for margin, same in margins)
+        return any(margin >= max(CLOSE[same], margin_needed(same, terms)) for margin, same in margins)
+    return any(margin >= margin_needed(same, terms) for margin, same in margins)

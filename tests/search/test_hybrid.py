@@ -82,6 +82,23 @@ def test_bundled_sample_library_refuses_chatty_questions(tmp_path: Path, default
             assert kb.search(question).results, question
 
 
+def test_small_library_needs_a_closer_passage_where_words_say_little(
+    tmp_path: Path, default_pack: ModelPack
+) -> None:
+    """The sample library is far too small for missing words to count (1,800 keyword terms), so
+    the margins alone must refuse an off-topic question that shares a word or two with it."""
+    with KnowledgeBase(tmp_path / "lib", pack_dir=default_pack.path) as kb:
+        assert kb.import_paths([SAMPLE_LIBRARY]).ok
+        kb.embed_pending()
+        for question in (
+            "Which planets can be seen without a telescope tonight?",
+            "What should a beginner know before learning to ski?",
+        ):
+            res = kb.search(question)
+            assert res.results == [], (question, [(r.why, r.text[:30]) for r in res.results])
+        assert kb.search("how do I replace the pump seal").results
+
+
 def test_modes_and_filters(library: KnowledgeBase) -> None:
     docs = {Path(d.path).name: d.id for d in library.documents()}
     for mode in ("lexical", "dense", "hybrid"):

@@ -9,7 +9,14 @@ import pytest
 
 from kbapp.library import KnowledgeBase
 from kbapp.search.profile import LibraryProfile
-from kbapp.search.relevance import FULL_STRENGTH_TERMS, UNKNOWN_SHARE, unknown_share_needed
+from kbapp.search.relevance import (
+    FULL_STRENGTH_TERMS,
+    MARGIN,
+    MARGIN_ALONE,
+    UNKNOWN_SHARE,
+    margin_needed,
+    unknown_share_needed,
+)
 from kbapp.search.vocabulary import Vocabulary, vocabulary
 
 MANUAL = (
@@ -71,3 +78,10 @@ def test_a_chinese_word_is_known_through_a_dictionary_synonym_sharing_a_characte
         assert kb.import_paths([tmp_path / "docs"]).ok
         assert "片子" not in words_of(kb, "这个片子讲的是什么？").unknown
         assert "作罢" in words_of(kb, "为什么作罢？").unknown
+
+
+def test_margins_rise_where_the_unknown_word_rule_fades() -> None:
+    for same in (True, False):
+        assert margin_needed(same, FULL_STRENGTH_TERMS) == MARGIN[same]
+        assert margin_needed(same, 2_000) == MARGIN_ALONE[same]
+        assert MARGIN[same] <= margin_needed(same, 20_000) <= MARGIN_ALONE[same]
