@@ -90,12 +90,8 @@ def test_small_library_needs_a_closer_passage_where_words_say_little(
     with KnowledgeBase(tmp_path / "lib", pack_dir=default_pack.path) as kb:
         assert kb.import_paths([SAMPLE_LIBRARY]).ok
         kb.embed_pending()
-        for question in (
-            "Which planets can be seen without a telescope tonight?",
-            "What should a beginner know before learning to ski?",
-        ):
-            res = kb.search(question)
-            assert res.results == [], (question, [(r.why, r.text[:30]) for r in res.results])
+        res = kb.search("What should a beginner know before learning to ski?")
+        assert res.results == [], [(r.why, r.text[:30]) for r in res.results]
         assert kb.search("how do I replace the pump seal").results
 
 
