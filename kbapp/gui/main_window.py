@@ -100,6 +100,7 @@ class MainWindow(QMainWindow):
         self.jobs.removed.connect(self.search_flow.rerun)
         self.jobs.modelChanged.connect(self._model_changed)
         self.sources = SourcesUi(self, kb)
+        self._restore_docks()
         self.menu_actions.update_enabled()
 
     def paintEvent(self, event: QPaintEvent) -> None:
@@ -142,14 +143,18 @@ class MainWindow(QMainWindow):
         geometry = settings.value(GEOMETRY)
         if isinstance(geometry, QByteArray):
             self.restoreGeometry(geometry)
-        state = settings.value(STATE)
-        if isinstance(state, QByteArray):
-            self.restoreState(state)
         splitter = settings.value(SPLITTER)
         if isinstance(splitter, QByteArray):
             self.splitter.restoreState(splitter)
         else:
             self.splitter.setSizes([440, 520])
+
+    def _restore_docks(self) -> None:
+        """The docks' saved layout, once both docks exist: restored over the library dock alone,
+        the saved tab group of two leaves a tab bar of its own over the menu bar."""
+        state = app_settings().value(STATE)
+        if isinstance(state, QByteArray):
+            self.restoreState(state)
 
     # -- start and stop ---------------------------------------------------------------------
 
@@ -166,7 +171,8 @@ class MainWindow(QMainWindow):
     def closeEvent(self, event: QCloseEvent) -> None:
         settings = app_settings()
         settings.setValue(GEOMETRY, self.saveGeometry())
-        settings.setValue(STATE, self.saveState())
+        if self.sources is not None:  # without a library the sources dock was never made
+            settings.setValue(STATE, self.saveState())
         if self.preview.isVisible():  # sizes with the preview hidden are not the user's choice
             settings.setValue(SPLITTER, self.splitter.saveState())
         if self.jobs is not None:

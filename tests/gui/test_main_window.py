@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pymupdf
@@ -258,6 +261,48 @@ def test_window_layout_is_remembered(qtbot, open_window, manuals: Path, tmp_path
     window.close()
     again = open_window(data_dir=tmp_path / "first")
     assert again.splitter.sizes() == sizes
+
+
+_LAUNCH = """
+import sys, time
+from PySide6.QtCore import QEventLoop
+from PySide6.QtWidgets import QApplication
+app = QApplication([])
+from kbapp.gui.main_window import MainWindow
+from kbapp.library import KnowledgeBase
+kb = KnowledgeBase(sys.argv[1], autoload_model=False, pack_dir=None)
+window = MainWindow(kb)
+window.resize(1360, 860)
+window.show()
+window.start()
+end = time.time() + 2
+while time.time() < end:
+    app.processEvents(QEventLoop.ProcessEventsFlag.AllEvents, 50)
+    time.sleep(0.02)
+print(type(window.childAt(20, window.menuBar().height() // 2)).__name__)
+window.close()
+kb.close()
+"""
+
+
+def test_restored_docks_leave_no_tab_bar_over_the_menu(tmp_path: Path) -> None:
+    """The docks' saved layout restored before the second dock existed left a tab bar of its own
+    over the menu bar, from the second start on. It showed in a fresh process on Qt's default
+    offscreen screen (800×800, smaller than the window), never in this test process's windows:
+    hence fresh processes, each start with the settings the one before saved."""
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", XDG_CONFIG_HOME=str(tmp_path / "config"))
+    under = [
+        subprocess.run(
+            [sys.executable, "-c", _LAUNCH, str(tmp_path / "lib")],
+            env=env,
+            capture_output=True,
+            text=True,
+            check=True,
+            timeout=120,
+        ).stdout.split()[-1]
+        for _ in range(3)
+    ]
+    assert under == ["QMenuBar"] * 3
 
 
 def test_interrupted_import_is_offered_and_resumed(qtbot, open_window, manuals: Path, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
