@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
+from functools import cache
 
 import numpy as np
 from sqlalchemy.engine import Connection, Engine
@@ -143,7 +144,8 @@ class Searcher:
                 dense, pool_of = semantic.retrieve(vector, DENSE_DEPTH, allowed)
                 pools = semantic.pool_stats(vector)
             library = self._library.of(conn)
-            splits = self.semantic.encoder.word_boundaries if self.semantic is not None else None
+            # The bridge and the unknown-word check both split the question: tokenize it once.
+            splits = cache(self.semantic.encoder.word_boundaries) if self.semantic is not None else None
             bridged = bridged_terms(query, terms, library.scripts, splits)
             searched = terms + bridged
             stats = term_stats(conn, searched)
