@@ -55,11 +55,11 @@ class Group:
     cross: np.ndarray  # ... over the pools in the other language
     unknown: np.ndarray  # some word of the question is unknown to the library
     share: np.ndarray  # share of its words unknown to the library
-    terms: np.ndarray  # the library's size in keyword terms
+    strength: np.ndarray  # the unknown-word rule's strength in the library (``vocabulary_strength``)
 
 
 def collect(kb: KnowledgeBase, path: Path, name: str, answerable: bool) -> Group:
-    rows: list[tuple[str, bool, bool, float, float, bool, float, int]] = []
+    rows: list[tuple[str, bool, bool, float, float, bool, float, float]] = []
     current: dict[str, str] = {}
 
     def spy(results, best, everyday, query, words: Vocabulary):  # type: ignore[no-untyped-def]
@@ -76,7 +76,7 @@ def collect(kb: KnowledgeBase, path: Path, name: str, answerable: bool) -> Group
                 margins[False],
                 bool(words.unknown) and not words.known_code,
                 words.unknown_share,
-                words.library_terms,
+                relevance.vocabulary_strength(words.library_terms),
             )
         )
         return True
@@ -92,10 +92,10 @@ def collect(kb: KnowledgeBase, path: Path, name: str, answerable: bool) -> Group
 
 def pooled(groups: list[Group], name: str) -> Group:
     """One group of the questions of several libraries."""
-    first = groups[0]
-    columns = [np.concatenate([getattr(g, f) for g in groups]) for f in ("ids", "odd", "covered", "same")]
-    rest = [np.concatenate([getattr(g, f) for g in groups]) for f in ("cross", "unknown", "share", "terms")]
-    return Group(name, first.answerable, *columns, *rest)
+    columns = ("ids", "odd", "covered", "same", "cross", "unknown", "share", "strength")
+    return Group(
+        name, groups[0].answerable, *(np.concatenate([getattr(g, c) for g in groups]) for c in columns)
+    )
 
 
 @dataclass(frozen=True)
@@ -117,13 +117,13 @@ class Gate:
 
 def kept(group: Group, gate: Gate) -> np.ndarray:
     """The decision of ``relevance.relevant`` for each question of ``group``, on recorded signals."""
-    needed = np.array([relevance.unknown_share_needed(int(t), gate.unknown_share) for t in group.terms])
+    needed = relevance.unknown_share_needed(group.strength, gate.unknown_share)
     flagged = group.unknown & (group.share >= needed)
     out = group.covered.copy()
     for i, (signal, same) in enumerate(((group.same, True), (group.cross, False))):
         margin = {True: gate.margin[0], False: gate.margin[1]}
         alone = {True: gate.alone[0], False: gate.alone[1]}
-        plain = np.array([relevance.margin_needed(same, int(t), margin, alone) for t in group.terms])
+        plain = relevance.margin_needed(same, group.strength, margin, alone)
         out |= signal >= np.where(flagged, np.maximum(gate.close[i], plain), plain)
     return out
 

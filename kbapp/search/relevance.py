@@ -69,28 +69,28 @@ def vocabulary_strength(library_terms: int) -> float:
     return 1.0 - min(1.0, fade)
 
 
-def unknown_share_needed(library_terms: int, share: float = UNKNOWN_SHARE) -> float:
-    """``share`` in a library as large as those it was fitted on; in a smaller one more words must
-    be missing, up to all of them."""
-    return share + (1.0 - share) * (1.0 - vocabulary_strength(library_terms))
+def unknown_share_needed(strength: float, share: float = UNKNOWN_SHARE) -> float:
+    """``share`` where the unknown-word rule has full ``strength`` (``vocabulary_strength``); in a
+    smaller library more words must be missing, up to all of them. Plain arithmetic, so
+    ``bench/calibrate_relevance.py`` applies it to a column of strengths at once."""
+    return share + (1.0 - share) * (1.0 - strength)
 
 
 def margin_needed(
     same: bool,
-    library_terms: int,
+    strength: float,
     margin: Mapping[bool, float] = MARGIN,
     alone: Mapping[bool, float] = MARGIN_ALONE,
 ) -> float:
-    """``margin`` where the unknown-word rule is at full strength, ``alone`` where it has faded
+    """``margin`` where the unknown-word rule has full ``strength``, ``alone`` where it has faded
     out, and between them as it fades (``bench/calibrate_relevance.py`` passes its candidates)."""
-    strength = vocabulary_strength(library_terms)
     return alone[same] + strength * (margin[same] - alone[same])
 
 
-def _foreign(words: Vocabulary) -> bool:
+def _foreign(words: Vocabulary, strength: float) -> bool:
     """Too many of the question's words are unknown to the library, and it names no code the
     library has (a user who types E5021 is asking about E5021, whatever else they call it)."""
-    needed = unknown_share_needed(words.library_terms)
+    needed = unknown_share_needed(strength)
     return bool(words.unknown) and not words.known_code and words.unknown_share >= needed
 
 
@@ -106,7 +106,7 @@ def relevant(
     if any(r.why.get("keyword_coverage", 0.0) >= COVERAGE_FLOOR for r in results):
         return True
     margins = [(sim - everyday[script], script == query) for script, sim in best.items()]
-    terms = words.library_terms
-    if _foreign(words):
-        return any(margin >= max(CLOSE[same], margin_needed(same, terms)) for margin, same in margins)
-    return any(margin >= margin_needed(same, terms) for margin, same in margins)
+    strength = vocabulary_strength(words.library_terms)
+    if _foreign(words, strength):
+        return any(margin >= max(CLOSE[same], margin_needed(same, strength)) for margin, same in margins)
+    return any(margin >= margin_needed(same, strength) for margin, same in margins)

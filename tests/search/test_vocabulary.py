@@ -16,6 +16,7 @@ from kbapp.search.relevance import (
     UNKNOWN_SHARE,
     margin_needed,
     unknown_share_needed,
+    vocabulary_strength,
 )
 from kbapp.search.vocabulary import Vocabulary, vocabulary
 
@@ -62,9 +63,10 @@ def test_chinese_words_the_library_lacks_in_both_languages(english_library: Know
 
 
 def test_small_libraries_need_more_missing_words_to_refuse() -> None:
-    assert unknown_share_needed(FULL_STRENGTH_TERMS) == UNKNOWN_SHARE
-    assert unknown_share_needed(2_000) == 1.0  # a few pages: only a question none of whose words it knows
-    assert UNKNOWN_SHARE < unknown_share_needed(20_000) < 1.0
+    assert unknown_share_needed(vocabulary_strength(FULL_STRENGTH_TERMS)) == UNKNOWN_SHARE
+    # A few pages: only a question none of whose words the library knows.
+    assert unknown_share_needed(vocabulary_strength(2_000)) == 1.0
+    assert UNKNOWN_SHARE < unknown_share_needed(vocabulary_strength(20_000)) < 1.0
 
 
 def test_a_chinese_word_is_known_through_a_dictionary_synonym_sharing_a_character(tmp_path: Path) -> None:
@@ -82,6 +84,6 @@ def test_a_chinese_word_is_known_through_a_dictionary_synonym_sharing_a_characte
 
 def test_margins_rise_where_the_unknown_word_rule_fades() -> None:
     for same in (True, False):
-        assert margin_needed(same, FULL_STRENGTH_TERMS) == MARGIN[same]
-        assert margin_needed(same, 2_000) == MARGIN_ALONE[same]
-        assert MARGIN[same] <= margin_needed(same, 20_000) <= MARGIN_ALONE[same]
+        assert margin_needed(same, vocabulary_strength(FULL_STRENGTH_TERMS)) == MARGIN[same]
+        assert margin_needed(same, vocabulary_strength(2_000)) == MARGIN_ALONE[same]
+        assert MARGIN[same] <= margin_needed(same, vocabulary_strength(20_000)) <= MARGIN_ALONE[same]
