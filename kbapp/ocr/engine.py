@@ -76,16 +76,15 @@ class OcrPage:
 class OcrEngine:
     def __init__(self, models: OcrModels | None = None, threads: int = DEFAULT_THREADS) -> None:
         models = models or locate_models()
-        options = ort.SessionOptions()
-        options.intra_op_num_threads = max(1, threads)
-        options.inter_op_num_threads = 1
-        options.log_severity_level = 3
+        threads = max(1, threads)
         providers = ["CPUExecutionProvider"]
         self._detect = Detector(
-            ort.InferenceSession(streamlined(models.detector), options, providers=providers)
+            ort.InferenceSession(streamlined(models.detector), _options(threads), providers=providers)
         )
+        # Lines are read ``threads`` at a time, each on one core (``Recogniser``).
         self._recognise = Recogniser(
-            ort.InferenceSession(streamlined(models.recogniser), options, providers=providers)
+            ort.InferenceSession(streamlined(models.recogniser), _options(1), providers=providers),
+            threads,
         )
 
     def read(self, image: np.ndarray) -> OcrPage:
@@ -129,6 +128,14 @@ class OcrEngine:
             edges = tuple(min(box.x1, x0 + edge) for edge in crop_edges)
             lines.append(Line(text, box, reading.score, edges))
         return lines
+
+
+def _options(threads: int) -> ort.SessionOptions:
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = threads
+    options.inter_op_num_threads = 1
+    options.log_severity_level = 3
+    return options
 
 
 def _mostly_vertical(boxes: list[Box]) -> bool:
