@@ -88,6 +88,12 @@ def _english_words(folded: str, dictionary: Bridge, library: frozenset[Script]) 
     return out
 
 
+def _terms(english: str) -> list[str]:
+    """``english`` as the index holds it: a compound gloss ("three-dimensional") is one joined term,
+    as a question's own compound is."""
+    return [term.text for term in query_terms(english)]
+
+
 def _chinese_words(folded: str, dictionary: Bridge, boundaries: AbstractSet[int] | None) -> Words:
     """The dictionary words of the Chinese runs: the word, its translations, and its synonyms by
     way of a translation that share a character with it (片子 and 影片 are both "film"). Sharing a
@@ -106,7 +112,7 @@ def _chinese_words(folded: str, dictionary: Bridge, boundaries: AbstractSet[int]
             for other in dictionary.to_chinese.get(stem(e), ())
             if other != word and set(other) & set(word)
         }
-        translated = [[stem(e)] for e in english]
+        translated = [_terms(e) for e in english]
         out.append((word, [_bigrams(word), *translated, *(_bigrams(s) for s in sorted(synonyms))]))
     return out
 

@@ -34,11 +34,13 @@ SENSES = 3  # glosses of a word that count: the first senses are the common ones
 MAX_GLOSS_WORDS = 2
 PER_WORD = 4  # translations kept per word, in the order the dictionary gives them
 MAX_WORD = 4  # longest Chinese word tried when splitting a question
-CACHE_VERSION = 3  # bump when ``parse`` changes
+CACHE_VERSION = 4  # bump when ``parse`` changes
 
 _ENTRY_RE = re.compile(r"^(\S+) (\S+) \[[^\]]*\] /(.*)/$")
 _PAREN_RE = re.compile(r"\([^)]*\)")
-_WORD_RE = re.compile(r"[a-z][a-z'-]*")
+_WORD_RE = re.compile(r"[a-z0-9][a-z0-9'-]*")
+# A gloss word with a digit counts when it also has a letter ("3D", "MP3"): a code, never filler.
+_CODE_RE = re.compile(r"(?=.*[a-z])(?=.*[0-9])")
 _SKIP_GLOSS = ("cl:", "variant of", "surname", "abbr", "see ", "old variant", "used in", "also written")
 _GLOSS_FILLER = frozenset({"to", "a", "an", "the", "sb", "sth", "one's", "of", "etc", "be", "oneself"})
 # Translations of Chinese function words (不要 "don't", 可以 "can", 上 "up") say nothing about a
@@ -96,9 +98,19 @@ class Bridge:
         """Chinese words for the English words in ``text`` (matched by stem, stopwords skipped)."""
         out: list[str] = []
         for word in _WORD_RE.findall(text.lower()):
-            if len(word) >= MIN_WORD and word not in _FUNCTION_WORDS:
+            if _usable(word):
                 out.extend(self.to_chinese.get(stem(word), ()))
         return out
+
+
+def _usable(word: str) -> bool:
+    """A gloss word that can stand for a topic: a code of letters and digits, or a long enough
+    word that is not a function word; numbers and contractions are not."""
+    if "'" in word:
+        return False
+    if _CODE_RE.match(word):
+        return len(word) >= 2
+    return word[0].isalpha() and len(word) >= MIN_WORD and word not in _FUNCTION_WORDS
 
 
 def _glosses(definitions: str) -> list[tuple[int, list[str]]]:
@@ -109,8 +121,7 @@ def _glosses(definitions: str) -> list[tuple[int, list[str]]]:
         gloss = _PAREN_RE.sub(" ", gloss).strip().lower()
         if not gloss or gloss.startswith(_SKIP_GLOSS):
             continue
-        words = [w for w in _WORD_RE.findall(gloss) if w not in _GLOSS_FILLER]
-        words = [w for w in words if "'" not in w and len(w) >= MIN_WORD and w not in _FUNCTION_WORDS]
+        words = [w for w in _WORD_RE.findall(gloss) if w not in _GLOSS_FILLER and _usable(w)]
         if 0 < len(words) <= MAX_GLOSS_WORDS:
             out.append((sense, words))
     return out

@@ -57,6 +57,22 @@ def test_a_chinese_word_is_known_through_its_english_translation(english_library
     assert words.checked == 2 and words.unknown == (), words
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Surface plots are drawn in 3D with the splot command.",  # 三维 is glossed "3D"
+        "Surface plots give a three-dimensional view of the data.",  # ... and "three-dimensional"
+    ],
+)
+def test_a_chinese_word_is_known_through_a_code_or_compound_gloss(tmp_path: Path, text: str) -> None:
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "plots.txt").write_text(f"Plots\n\n{text}\n", encoding="utf-8")
+    with KnowledgeBase(tmp_path / "lib") as kb:
+        assert kb.import_paths([tmp_path / "docs"]).ok
+        words = words_of(kb, "怎样画三维曲面？")  # how to draw a 3D surface
+    assert words.checked == 2 and words.unknown == (), words
+
+
 def test_chinese_words_the_library_lacks_in_both_languages(english_library: KnowledgeBase) -> None:
     words = words_of(english_library, "红烧肉怎么做？")
     assert words.unknown and words.unknown_share == 1.0
