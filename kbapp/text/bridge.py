@@ -68,27 +68,45 @@ class Bridge:
     to_chinese: dict[str, tuple[str, ...]]  # English word → simplified Chinese words
 
     def words(self, text: str, boundaries: AbstractSet[int] | None = None) -> list[str]:
-        """The briefly glossed dictionary words of the Chinese in ``text``, split by longest
-        match; a character that starts no such word is skipped.
+        """The briefly glossed dictionary words of the Chinese in ``text``; a character that is
+        part of no such word is skipped.
+
+        Each run of Chinese is split by longest match from the left and from the right, and the
+        split with fewer pieces wins (then the one with fewer characters left over, then the one
+        from the right): the usual bidirectional maximum matching. From the left alone, 设置成对数
+        ("set it to logarithmic") reads as 设置 + 成对 ("pair") + 数; from the right it is 对数.
 
         ``boundaries``, if given, are the offsets in ``text`` where a word may start or end: the
         splits of a segmenter that knows words this dictionary lacks. Without them 最大能 ("the
         most it can") is read as 最 + 大能 ("almighty"), since the dictionary has no 最大."""
         out: list[str] = []
         for run in re.finditer(f"(?:{CJK_RE.pattern})+", text):
-            chars, start, i = run.group(), run.start(), 0
-            while i < len(chars):
-                for size in range(min(MAX_WORD, len(chars) - i), 1, -1):
-                    word = chars[i : i + size]
-                    if word in self.to_english and (
-                        boundaries is None or {start + i, start + i + size} <= boundaries
-                    ):
-                        out.append(word)
-                        i += size
-                        break
-                else:
-                    i += 1
+            pieces = [
+                self._match(run.group(), run.start(), boundaries, backward) for backward in (True, False)
+            ]
+            best = min(pieces, key=lambda p: (len(p), sum(1 for w in p if w is None)))
+            out += [w for w in best if w is not None]
         return out
+
+    def _match(
+        self, chars: str, start: int, boundaries: AbstractSet[int] | None, backward: bool
+    ) -> list[str | None]:
+        """``chars`` split by longest match from one end: dictionary words, None for a character
+        left over, in text order."""
+        pieces: list[str | None] = []
+        i, end = 0, len(chars)
+        while i < end:
+            for size in range(min(MAX_WORD, end - i), 1, -1):
+                lo, hi = (end - size, end) if backward else (i, i + size)
+                word = chars[lo:hi]
+                if word in self.to_english and (boundaries is None or {start + lo, start + hi} <= boundaries):
+                    pieces.append(word)
+                    i, end = (i, lo) if backward else (hi, end)
+                    break
+            else:
+                pieces.append(None)
+                i, end = (i, end - 1) if backward else (i + 1, end)
+        return pieces[::-1] if backward else pieces
 
     def english_for(self, text: str, boundaries: AbstractSet[int] | None = None) -> list[str]:
         """English words for the Chinese words in ``text`` (split as ``words`` splits)."""
