@@ -105,14 +105,16 @@ def _chinese_words(folded: str, dictionary: Bridge, boundaries: AbstractSet[int]
     for word in dictionary.words(folded, boundaries):
         if is_stopword(word) or set(word) <= _NUMERALS:
             continue
-        english = dictionary.to_english[word]
+        glosses = dictionary.to_english[word]
         synonyms = {
             other
-            for e in english
-            for other in dictionary.to_chinese.get(stem(e), ())
+            for gloss in glosses
+            if len(gloss) == 1
+            for other in dictionary.to_chinese.get(stem(gloss[0]), ())
             if other != word and set(other) & set(word)
         }
-        translated = [_terms(e) for e in english]
+        # A two-word gloss is present only whole: "machine" alone does not translate 洗衣机.
+        translated = [[t for e in gloss for t in _terms(e)] for gloss in glosses]
         out.append((word, [_bigrams(word), *translated, *(_bigrams(s) for s in sorted(synonyms))]))
     return out
 
