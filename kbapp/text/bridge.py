@@ -128,8 +128,9 @@ class Bridge:
 
 
 def _usable(word: str) -> bool:
-    """A gloss word that can stand for a topic: a code of letters and digits, or a long enough
-    word that is not a function word; numbers and contractions are not."""
+    """An English word (of a gloss or a question) that can stand for a topic: a code of letters
+    and digits, or a long enough word that is not a function word; numbers and contractions are
+    not."""
     if "'" in word:
         return False
     if _CODE_RE.match(word):
