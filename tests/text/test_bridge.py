@@ -18,6 +18,7 @@ def test_short_glosses_both_ways() -> None:
     assert "复位" in b.chinese_for("reset") and "抹去" in b.chinese_for("erase")
     assert "答案" in b.chinese_for("the answers")  # by stem, common words first
     assert b.chinese_for("how do I") == []  # stopwords are not translated
+    assert not {"way", "number", "amount"} & set(b.english_for("如何复位？多少个端口？"))  # nor 如何, 多少
 
 
 def test_parse_keeps_the_first_short_senses() -> None:
