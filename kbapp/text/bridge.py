@@ -34,7 +34,7 @@ SENSES = 3  # glosses of a word that count: the first senses are the common ones
 MAX_GLOSS_WORDS = 2
 PER_WORD = 4  # translations kept per word, in the order the dictionary gives them
 MAX_WORD = 4  # longest Chinese word tried when splitting a question
-CACHE_VERSION = 5  # bump when ``parse`` changes
+CACHE_VERSION = 6  # bump when ``parse`` changes
 
 _ENTRY_RE = re.compile(r"^(\S+) (\S+) \[[^\]]*\] /(.*)/$")
 _PAREN_RE = re.compile(r"\([^)]*\)")
@@ -64,8 +64,7 @@ MIN_WORD = 3  # shorter English words (a contraction's "t", "up") carry no topic
 
 @dataclass(frozen=True, slots=True)
 class Bridge:
-    # simplified Chinese word → its glosses, each one or two English words ("washing machine")
-    to_english: dict[str, tuple[tuple[str, ...], ...]]
+    to_english: dict[str, tuple[str, ...]]  # simplified Chinese word → English words
     to_chinese: dict[str, tuple[str, ...]]  # English word → simplified Chinese words
 
     def words(self, text: str, boundaries: AbstractSet[int] | None = None) -> list[str]:
@@ -113,12 +112,7 @@ class Bridge:
         """English words for the Chinese words in ``text`` (split as ``words`` splits), question
         and function words left out as keyword search leaves them out (如何 is not "way")."""
         words = [word for word in self.words(text, boundaries) if not is_stopword(word)]
-        return [english for word in words for english in self.translations(word)]
-
-    def translations(self, word: str) -> tuple[str, ...]:
-        """The English words of ``word``'s glosses, the first ``PER_WORD``: what keyword search
-        looks for (a two-word gloss is a phrase only to the unknown-word check)."""
-        return tuple(dict.fromkeys(w for gloss in self.to_english[word] for w in gloss))[:PER_WORD]
+        return [english for word in words for english in self.to_english[word]]
 
     def chinese_for(self, text: str) -> list[str]:
         """Chinese words for the English words in ``text`` (matched by stem, stopwords skipped)."""
@@ -157,7 +151,7 @@ def _glosses(definitions: str) -> list[tuple[int, list[str]]]:
 def parse(lines: list[str], common: frozenset[str] = frozenset()) -> Bridge:
     """``common``: everyday words, preferred among the Chinese words with the same English gloss
     (答案 before 答白 for "answer")."""
-    to_english: dict[str, list[tuple[str, ...]]] = defaultdict(list)
+    to_english: dict[str, list[str]] = defaultdict(list)
     to_chinese: dict[str, list[tuple[int, bool, int, str]]] = defaultdict(list)  # sort key, word last
     for line in lines:
         match = _ENTRY_RE.match(line.rstrip("\n"))
@@ -168,8 +162,8 @@ def parse(lines: list[str], common: frozenset[str] = frozenset()) -> Bridge:
             continue
         glosses = _glosses(match.group(3))
         for sense, gloss in glosses:
-            if tuple(gloss) not in to_english[word]:
-                to_english[word].append(tuple(gloss))
+            english = to_english[word]
+            english.extend(w for w in gloss if w not in english)
             if len(gloss) == 1:
                 to_chinese[stem(gloss[0])].append((sense, word not in common, len(glosses), word))
     chinese = {}

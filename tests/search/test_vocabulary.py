@@ -73,19 +73,6 @@ def test_a_chinese_word_is_known_through_a_code_or_compound_gloss(tmp_path: Path
     assert words.checked == 2 and words.unknown == (), words
 
 
-@pytest.mark.parametrize(
-    ("text", "known"), [("Every machine is drained yearly.", False), ("A washing machine.", True)]
-)
-def test_a_two_word_gloss_counts_only_whole(tmp_path: Path, text: str, known: bool) -> None:
-    """洗衣机 is glossed "washing machine": "machine" alone does not make it known."""
-    (tmp_path / "docs").mkdir()
-    (tmp_path / "docs" / "notes.txt").write_text(f"Notes\n\n{text}\n", encoding="utf-8")
-    with KnowledgeBase(tmp_path / "lib") as kb:
-        assert kb.import_paths([tmp_path / "docs"]).ok
-        words = words_of(kb, "洗衣机坏了")  # the washing machine is broken
-    assert ("洗衣机" not in words.unknown) is known, words
-
-
 def test_chinese_words_the_library_lacks_in_both_languages(english_library: KnowledgeBase) -> None:
     words = words_of(english_library, "红烧肉怎么做？")
     assert words.unknown and words.unknown_share == 1.0

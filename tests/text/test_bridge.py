@@ -29,8 +29,8 @@ def test_parse_keeps_the_first_short_senses() -> None:
         "張 张 [zhang1] /surname Zhang/",  # one character: not a word to bridge
     ]
     b = parse(lines)
-    assert b.to_english["复位"] == (("reset",),)
-    assert b.to_english["端口"] == (("interface",), ("port",))
+    assert b.to_english["复位"] == ("reset",)
+    assert b.to_english["端口"] == ("interface", "port")
     assert "张" not in b.to_english
     assert b.to_chinese["port"] == ("端口",)
 
