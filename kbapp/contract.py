@@ -49,6 +49,7 @@ class SearchResult:
     highlights: list[tuple[int, int]]
     score: float
     why: dict[str, Any]
+    focus: int = 0  # offset in ``text`` of the part that matches the question best: open there
     chunk_ids: list[int] = field(default_factory=list)
     # Where ``text`` comes from: text == prefix + pages[page_index].text[char_start:] … up to
     # pages[page_end_index].text[:char_end] (pages joined by "\n"); prefix is a repeated table header.

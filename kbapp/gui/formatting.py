@@ -9,58 +9,26 @@ from __future__ import annotations
 
 import html
 import re
-import unicodedata
 from collections.abc import Sequence
 from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication
 
 from kbapp.contract import DENSE_DEPTH, LEXICAL_DEPTH, SearchResult
+from kbapp.search.focus import FOCUS_COLUMNS
+from kbapp.text.width import window
 
 # Translucent amber: readable under dark text on a light theme and light text on a dark one.
 MARK_STYLE = "background-color: rgba(255, 190, 0, 40%); font-weight: bold"
-SNIPPET_COLUMNS = 260  # display columns of a snippet (a CJK character counts as two)
-LEAD_COLUMNS = 60  # columns of context shown before the first highlighted word
+LEAD_COLUMNS = 60  # columns of context shown before the part that matches best
+SNIPPET_COLUMNS = LEAD_COLUMNS + FOCUS_COLUMNS  # display columns of a snippet (CJK counts as two)
 _PARAGRAPH_RE = re.compile(r"\s*\n\s*\n\s*")
 _SPACE_RE = re.compile(r"\s+")
-
-
-def _columns(char: str) -> int:
-    return 2 if unicodedata.east_asian_width(char) in "WF" else 1
-
-
-def _is_word_char(char: str) -> bool:
-    return char.isalnum() and _columns(char) == 1
 
 
 def _flatten(text: str) -> str:
     """One line for a list row: paragraph breaks become " · ", other whitespace one space."""
     return _SPACE_RE.sub(" ", _PARAGRAPH_RE.sub(" · ", text))
-
-
-def snippet_window(
-    text: str, highlights: Sequence[tuple[int, int]], columns: int = SNIPPET_COLUMNS
-) -> tuple[int, int]:
-    """``[start, end)`` of ``text`` to show: about ``columns`` display columns around the first
-    highlight, moved off the middle of a Latin word (CJK text has no word boundaries to respect)."""
-    anchor = highlights[0][0] if highlights else 0
-    start, budget = anchor, LEAD_COLUMNS
-    while start > 0 and budget > 0:
-        start -= 1
-        budget -= _columns(text[start])
-    if start > 0 and _is_word_char(text[start - 1]):
-        while start < anchor and _is_word_char(text[start]):
-            start += 1
-    end, budget = start, columns
-    while end < len(text) and budget > 0:
-        budget -= _columns(text[end])
-        end += 1
-    if end < len(text) and _is_word_char(text[end]):
-        back = end
-        while back > anchor and _is_word_char(text[back - 1]):
-            back -= 1
-        end = back if back > anchor else end
-    return start, end
 
 
 def marked_html(
@@ -82,7 +50,7 @@ def marked_html(
 
 
 def snippet_html(result: SearchResult) -> str:
-    start, end = snippet_window(result.text, result.highlights)
+    start, end = window(result.text, result.focus, LEAD_COLUMNS, SNIPPET_COLUMNS)
     body = marked_html(result.text, result.highlights, start, end)
     return ("…" if start > 0 else "") + body + ("…" if end < len(result.text) else "")
 

@@ -14,9 +14,10 @@ from sqlalchemy.engine import Connection
 
 from kbapp.contract import SearchResult
 from kbapp.ingest.builder import BLOCK_SEPARATOR
+from kbapp.search.focus import focus
 from kbapp.store import ocr_pages, passages
 from kbapp.store.passages import Passage
-from kbapp.text.terms import Term, match_terms
+from kbapp.text.terms import Term, highlight_spans, term_spans
 
 
 @dataclass(slots=True)
@@ -113,23 +114,26 @@ def _span(conn: Connection, members: list[Passage]) -> tuple[str, int, int]:
     return passages.page_text(conn, first.doc_id, first.page_start)[start:end], start, end
 
 
-def _cited_page(conn: Connection, first: Passage, highlights: list[tuple[int, int]]) -> int:
-    """A passage that runs over a page break is cited at the page where its first match is."""
-    if first.page_end != first.page_start and highlights:
-        return _page_at(conn, first, highlights[0][0])
+def _cited_page(conn: Connection, first: Passage, at: int) -> int:
+    """A passage that runs over a page break is cited at the page where it matches best (``at``)."""
+    if first.page_end != first.page_start:
+        return _page_at(conn, first, at)
     return first.page_start
 
 
 def _matches(
     text: str, terms: list[Term], weights: dict[str, float], bridged: dict[str, float] | None
-) -> tuple[list[tuple[int, int]], dict[str, Any]]:
-    """Where the terms occur in ``text``, and what ``why`` says of them."""
-    highlights, found = match_terms(text, terms)
+) -> tuple[list[tuple[int, int]], int, dict[str, Any]]:
+    """Where the terms occur in ``text`` (merged highlight spans), where its best window starts
+    (``focus``), and what ``why`` says of them."""
+    occurrences = term_spans(text, terms)
+    highlights = highlight_spans(occurrences)
+    found = {term for _, _, term in occurrences}
     why: dict[str, Any] = {"keyword_coverage": _coverage(found, weights)}
     if bridged:
         why["bridge_coverage"] = _coverage(found, bridged)
     why["matched_terms"] = sorted({text[s:e] for s, e in highlights}, key=str.casefold)
-    return highlights, why
+    return highlights, focus(text, occurrences, weights | (bridged or {})), why
 
 
 def assemble(
@@ -157,8 +161,8 @@ def assemble(
     for rank, (cand, members) in enumerate(groups, start=1):
         first = members[0]
         text, start, end = _span(conn, members)
-        highlights, matched = _matches(text, terms, weights, bridged)
-        page_index = _cited_page(conn, first, highlights)
+        highlights, at, matched = _matches(text, terms, weights, bridged)
+        page_index = _cited_page(conn, first, at)
         why = cand.why | matched
         if len(members) > 1:
             why["merged_chunks"] = len(members)
@@ -176,6 +180,7 @@ def assemble(
                 heading=first.heading or None,
                 text=text,
                 highlights=highlights,
+                focus=at,
                 score=cand.score,
                 why=why,
                 chunk_ids=[m.chunk_id for m in members],

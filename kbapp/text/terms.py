@@ -188,45 +188,40 @@ def _word_term_spans(word: str) -> tuple[tuple[str, int, int], ...]:
     return tuple((t.text, t.start, t.end) for t in _word_terms(word, 0))
 
 
-def match_terms(text: str, terms: list[Term]) -> tuple[list[tuple[int, int]], set[str]]:
-    """Where the query terms occur in ``text``, and which of them do.
-
-    Returns code-point spans merged where they touch — overlapping CJK bigrams merge into one
-    span, so 曝光时间 lights up as one run of four characters rather than three overlapping
-    pairs; a prefix term (a lone CJK character) lights up just that character — and the set of
-    query term texts found.
-    """
+def term_spans(text: str, terms: list[Term]) -> list[tuple[int, int, str]]:
+    """Every occurrence of a query term in ``text``: code-point span and the term's text (a
+    prefix term, a lone CJK character, is named by that character), in text order."""
     exact = {t.text for t in terms if not t.prefix}
     prefixes = tuple(t.text for t in terms if t.prefix)
     folded, index = fold_with_map(text)
-    spans: list[tuple[int, int]] = []
-    found: set[str] = set()
+    spans: list[tuple[int, int, str]] = []
     for m in _TOKEN_RE.finditer(folded):
         token, base = m.group(), m.start()
         if m.lastgroup == "cjk":
             for i in range(len(token)):
                 if token[i : i + 2] in exact:
-                    spans.append((base + i, base + i + 2))
-                    found.add(token[i : i + 2])
+                    spans.append((base + i, base + i + 2, token[i : i + 2]))
                 elif token[i] in prefixes:
-                    spans.append((base + i, base + i + 1))
-                    found.add(token[i])
+                    spans.append((base + i, base + i + 1, token[i]))
             continue
         for term, start, end in _word_term_spans(token):
             if term in exact:
-                found.add(term)
+                spans.append((base + start, base + end, term))
             elif prefixes and term.startswith(prefixes):
-                found.add(term[0])
-            else:
-                continue
-            spans.append((base + start, base + end))
+                spans.append((base + start, base + end, term[0]))
     if index is not None:
-        spans = [(index[s], index[e - 1] + 1) for s, e in spans]
+        spans = [(index[s], index[e - 1] + 1, term) for s, e, term in spans]
     spans.sort()
+    return spans
+
+
+def highlight_spans(occurrences: list[tuple[int, int, str]]) -> list[tuple[int, int]]:
+    """``term_spans`` merged where they touch, for marking: overlapping CJK bigrams merge into one
+    span, so 曝光时间 lights up as one run of four characters rather than three overlapping pairs."""
     merged: list[tuple[int, int]] = []
-    for s, e in spans:
+    for s, e, _ in occurrences:
         if merged and s < merged[-1][1]:
             merged[-1] = (merged[-1][0], max(merged[-1][1], e))
         else:
             merged.append((s, e))
-    return merged, found
+    return merged

@@ -11,7 +11,6 @@ from kbapp.gui.formatting import (
     relevance,
     results_as_context,
     row_html,
-    snippet_window,
     why_tooltip,
 )
 from kbapp.gui.passages import locate
@@ -48,23 +47,6 @@ def test_markup_in_documents_is_escaped_and_only_highlights_are_marked() -> None
     assert html.count("<span") == 1 and ">exposure</span>" in html
     row = row_html(result(text, [(start, start + 8)]), "#777777")
     assert "Camera &lt;XK-200&gt;" in row and "<script>" not in row
-
-
-def test_snippet_window_is_cjk_aware_and_keeps_words_whole() -> None:
-    zh = "前言" * 100 + "曝光时间" + "说明" * 200
-    at = zh.index("曝光时间")
-    start, end = snippet_window(zh, [(at, at + 4)])
-    # CJK counts double: about 30 characters of lead, about 130 in all.
-    assert 25 <= at - start <= 32 and 120 <= end - start <= 135
-    en = "word " * 40 + "exposure" + " tail" * 100
-    at = en.index("exposure")
-    start, end = snippet_window(en, [(at, at + 8)])
-    assert not (en[start - 1].isalnum() and en[start].isalnum())  # no half word at the start
-    assert not (en[end - 1].isalnum() and en[end].isalnum())  # nor at the end
-    astral = "𠀀" * 300 + "E5021"
-    at = astral.index("E5021")
-    start, end = snippet_window(astral, [(at, at + 5)])
-    assert astral[start:end].endswith("E5021")  # code points: a surrogate pair is never split
 
 
 def test_citations_and_context_blocks() -> None:

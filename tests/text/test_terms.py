@@ -5,7 +5,14 @@ from __future__ import annotations
 import pytest
 
 from kbapp.text.fold import fold, fold_with_map
-from kbapp.text.terms import fts_match_expression, index_terms, match_terms, query_terms, quoted_phrases
+from kbapp.text.terms import (
+    fts_match_expression,
+    highlight_spans,
+    index_terms,
+    query_terms,
+    quoted_phrases,
+    term_spans,
+)
 
 
 def terms_of(q: str) -> list[str]:
@@ -75,14 +82,14 @@ def test_single_cjk_character_is_a_prefix_query() -> None:
 
 def test_highlight_merges_cjk_run_and_maps_codes() -> None:
     text = "错误码 E5021：曝光時間过长，检查 XK-200 的 Exposure Time。"
-    spans, found = match_terms(text, query_terms("曝光时间 xk-200 exposure nothing"))
-    assert [text[s:e] for s, e in spans] == ["曝光時間", "XK-200", "Exposure"]
-    assert found == {"曝光", "光时", "时间", "xk200", "exposur"}
+    occurrences = term_spans(text, query_terms("曝光时间 xk-200 exposure nothing"))
+    assert [text[s:e] for s, e in highlight_spans(occurrences)] == ["曝光時間", "XK-200", "Exposure"]
+    assert [term for _, _, term in occurrences] == ["曝光", "光时", "时间", "xk200", "exposur"]
 
 
 def test_highlight_offsets_survive_expanding_folds() -> None:
     text = "ﬁle ﬁle 曝光"
-    spans, _ = match_terms(text, query_terms("曝光"))
+    spans = highlight_spans(term_spans(text, query_terms("曝光")))
     assert [text[s:e] for s, e in spans] == ["曝光"]
 
 

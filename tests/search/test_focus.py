@@ -1,0 +1,50 @@
+"""A result opens on the part of its passage that matches the question best, not on its first
+match: a common word early in a passage must not hide the rare words that made it rank."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from kbapp.library import KnowledgeBase
+from kbapp.search.focus import focus
+from kbapp.text.width import window
+
+
+def test_the_window_with_the_most_distinct_weight_wins_and_ties_go_to_the_earliest() -> None:
+    text = "time " * 10 + "x" * 300 + " usbasp simultaneously time"
+    late = text.index("usbasp")
+    occurrences = [(i * 5, i * 5 + 4, "time") for i in range(10)]
+    occurrences += [(late, late + 6, "usbasp"), (late + 7, late + 21, "simultaneously")]
+    occurrences.append((late + 22, late + 26, "time"))
+    weights = {"time": 0.3, "usbasp": 4.0, "simultaneously": 2.5}
+    assert focus(text, occurrences, weights) == late
+    # The same weight in two windows: the first one, so a passage opens where it always did.
+    assert focus(text, occurrences, {"time": 1.0}) == 0
+    assert focus(text, [], weights) == 0
+
+
+def test_a_result_opens_on_its_rare_words(tmp_path: Path) -> None:
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    for i in range(6):  # "time" is common in this library, "USBasp" is not
+        (docs / f"log{i}.txt").write_text(
+            f"Service log {i}\n\nEach time the unit starts, the time of day and the run time are recorded.\n",
+            "utf-8",
+        )
+    filler = " ".join(f"Line {i} of the wiring table lists the colour of one more lead." for i in range(8))
+    (docs / "programmers.txt").write_text(
+        "Troubleshooting\n\nThis time the target answers on the first try, and the fuse can be cleared. "
+        f"{filler} Problem: Multiple USBasp programmers connected simultaneously are not found. "
+        "Solution: add the bus and device numbers to the -P usb option.\n",
+        "utf-8",
+    )
+    with KnowledgeBase(tmp_path / "lib") as kb:
+        assert kb.import_paths([docs]).ok
+        response = kb.search("USBasp programmers simultaneously time", k=5, mode="lexical")
+    top = response.results[0]
+    assert Path(top.path).name == "programmers.txt"
+    assert top.text[top.focus :].startswith("USBasp"), top.text[top.focus : top.focus + 40]
+    first = top.highlights[0][0]
+    assert top.text[first:].startswith("time")  # what the snippet used to open on
+    start, end = window(top.text, top.focus, 60, 260)
+    assert "USBasp" in top.text[start:end] and "simultaneously" in top.text[start:end]
