@@ -83,18 +83,20 @@ EVERYDAY_PASSAGES: dict[Script, tuple[str, ...]] = {
 
 
 def everyday_vectors(
-    pack_id: str, dimension: int, embed: Callable[[Sequence[str]], np.ndarray]
+    pack_id: str, dimension: int, embed: Callable[[Sequence[str]], np.ndarray], kind: str = "passages"
 ) -> dict[Script, np.ndarray]:
     """The passages' vectors for pack ``pack_id``, embedded by ``embed`` once and then read from
     the user cache: embedding them cost 0.4 s of every cold search and every window start.
+    ``kind`` names how ``embed`` embeds them (as passages, or as questions with the query prefix).
 
-    The cache is named by the pack id (one id names one model, as for the vector index) and a
-    digest of the sentences, so editing them or changing the model embeds afresh; an unreadable
-    cache, or one of another shape than ``dimension`` wide vectors, is embedded afresh too.
+    The cache is named by the pack id (one id names one model, as for the vector index), the kind
+    and a digest of the sentences, so editing them or changing the model embeds afresh; an
+    unreadable cache, or one of another shape than ``dimension`` wide vectors, is embedded afresh too.
     """
     digest = hashlib.sha256(repr(sorted(EVERYDAY_PASSAGES.items())).encode()).hexdigest()[:16]
     safe_id = "".join(c if c.isalnum() or c in "-_.@" else "_" for c in pack_id)
-    cache = user_cache_path("kbapp") / f"everyday-{safe_id}-{digest}.npz"
+    name = "everyday" if kind == "passages" else f"everyday-{kind}"
+    cache = user_cache_path("kbapp") / f"{name}-{safe_id}-{digest}.npz"
     try:
         with np.load(cache) as stored:
             vectors = {s: stored[s.name] for s in EVERYDAY_PASSAGES}

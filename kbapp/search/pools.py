@@ -55,6 +55,7 @@ class LanguagePools:
         self.scripts: list[Script] = []
         self.members: dict[Script, np.ndarray] = {}
         self._samples: dict[Script, np.ndarray] = {}
+        self._baselines: dict[Script, float] = {}
 
     def current(self) -> LanguagePools:
         with self._lock:
@@ -75,7 +76,7 @@ class LanguagePools:
             (code_of[script.get(int(d), Script.LATIN)] for d in docs), np.int8, len(docs)
         )
         rng = np.random.default_rng(SAMPLE_SEED)
-        self.members, self._samples = {}, {}
+        self.members, self._samples, self._baselines = {}, {}, {}
         for s, code in code_of.items():
             members = ids[self._codes == code]
             self.members[s] = members
@@ -88,6 +89,14 @@ class LanguagePools:
         if at < len(self._ids) and self._ids[at] == chunk_id:
             return self.scripts[int(self._codes[at])]
         return None
+
+    def baselines(self, reference: np.ndarray) -> dict[Script, float]:
+        """Per pool, the mean product of its sampled passages with ``reference`` (the mean of some
+        unit vectors): what a passage's own product with it is read against (``hubness``)."""
+        with self._lock:
+            if not self._baselines:
+                self._baselines = {s: float((v @ reference).mean()) for s, v in self._samples.items()}
+            return self._baselines
 
     def stats(self, vector: np.ndarray) -> dict[Script, PoolStats]:
         query = np.asarray(vector, np.float32).ravel()

@@ -88,11 +88,14 @@ def _candidates(
     return [Candidate(c, round(score, 6), dict(why[c])) for c, score in fused]
 
 
-def _best_per_pool(dense: list[tuple[int, float]], pool_of: dict[int, Script]) -> dict[Script, float]:
+def _best_per_pool(
+    dense: list[tuple[int, float]], pool_of: dict[int, Script], hubness: dict[int, float]
+) -> dict[Script, float]:
+    """Per pool, the highest cosine less the passage's pull on every question (``hubness``)."""
     best: dict[Script, float] = {}
     for chunk_id, sim in dense:
-        script = pool_of[chunk_id]
-        best[script] = max(best.get(script, sim), sim)
+        script, score = pool_of[chunk_id], sim - max(0.0, hubness.get(chunk_id, 0.0))
+        best[script] = max(best.get(script, score), score)
     return best
 
 
@@ -164,7 +167,8 @@ class Searcher:
         status = ResponseStatus.OK if message is None else ResponseStatus.KEYWORD_ONLY
         if semantic is not None and vector is not None and words is not None and results:
             everyday = semantic.everyday_similarity(vector)
-            if not relevant(results, _best_per_pool(dense, pool_of), everyday, script_of(query), words):
+            best = _best_per_pool(dense, pool_of, semantic.hubness(pool_of))
+            if not relevant(results, best, everyday, script_of(query), words):
                 results = []
         if not results:
             status = ResponseStatus.NOTHING_RELEVANT if semantic is not None else ResponseStatus.NOTHING_FOUND

@@ -1,5 +1,13 @@
 """Dense retrieval: the query embedded by the active pack, matched against that pack's vectors,
-one language pool at a time (see ``pools``)."""
+one language pool at a time (see ``pools``).
+
+Some passages sit close to every question: lists of part numbers, register dumps, index pages,
+code. A small model puts them near questions on any subject (the "hubness" of nearest-neighbour
+search in high dimensions), so the best cosine a question reaches says less when a hub reached
+it. ``hubness`` measures each passage's pull as its mean cosine with everyday questions
+(``everyday``'s sentences, embedded as questions) above its pool's average, the local scaling of
+cross-domain similarity (CSLS) used in bilingual word retrieval; the relevance decision subtracts it.
+"""
 
 from __future__ import annotations
 
@@ -35,6 +43,7 @@ class SemanticRetriever:
         self.index = index
         self._pools = LanguagePools(engine, index)
         self._everyday: dict[Script, np.ndarray] | None = None
+        self._questions: np.ndarray | None = None  # mean of the everyday sentences embedded as questions
         self._everyday_lock = threading.Lock()
 
     def embed(self, query: str) -> np.ndarray:
@@ -77,6 +86,26 @@ class SemanticRetriever:
                 encoder = self.encoder
                 self._everyday = everyday_vectors(encoder.pack_id, query.size, encoder.embed_passages)
         return {script: float(np.max(matrix @ query)) for script, matrix in self._everyday.items()}
+
+    def hubness(self, pool_of: dict[int, Script]) -> dict[int, float]:
+        """For each chunk of ``pool_of`` (chunk -> pool), how much closer it sits to everyday
+        questions than its pool's passages do on average. The mean cosine with the questions is
+        the cosine with their mean vector, one product per passage."""
+        with self._everyday_lock:
+            if self._questions is None:
+                encoder = self.encoder
+                questions = everyday_vectors(
+                    encoder.pack_id,
+                    self.index.dimension,
+                    lambda texts: np.stack([encoder.embed_query(t) for t in texts]),
+                    kind="questions",
+                )
+                self._questions = np.concatenate([questions[s] for s in sorted(questions)]).mean(axis=0)
+        baselines = self._pools.current().baselines(self._questions)
+        ids = np.fromiter(pool_of, np.int64, len(pool_of))
+        found, vectors = self.index.vectors(ids)
+        pull = vectors @ self._questions
+        return {int(c): float(p) - baselines[pool_of[int(c)]] for c, p in zip(found, pull, strict=True)}
 
     def similarities(self, vector: np.ndarray, chunk_ids: list[int]) -> dict[int, float]:
         """Cosine of the query with each given chunk (those without a vector yet are left out)."""
