@@ -10,6 +10,7 @@ first frame by a second (``tests/test_contract.py`` enforces both rules).
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import asdict, dataclass, field
 from enum import StrEnum
 from pathlib import Path
@@ -22,8 +23,20 @@ MODES = ("hybrid", "lexical", "dense")
 # single-language development sets (bench/tune_fusion.py).
 LEXICAL_DEPTH = 100
 DENSE_DEPTH = 100
+# Display columns of the window a result opens on (``SearchResult.focus``): what a results row
+# shows after its lead-in. The core picks the window, the front ends cut their snippets around it.
+FOCUS_COLUMNS = 200
 NOTHING_FOUND = "Nothing in the library matches this query."
 NOTHING_RELEVANT = "Nothing relevant found: no passage in the library is close to this question."
+
+
+def display_columns(char: str) -> int:
+    """A CJK (East Asian wide or full-width) character takes two columns on screen."""
+    return 2 if unicodedata.east_asian_width(char) in "WF" else 1
+
+
+def _is_word_char(char: str) -> bool:
+    return char.isalnum() and display_columns(char) == 1
 
 
 class ResponseStatus(StrEnum):
@@ -58,6 +71,29 @@ class SearchResult:
     prefix_len: int = 0
     char_start: int = 0
     char_end: int = 0
+
+    def snippet_span(self, lead: int, width: int) -> tuple[int, int]:
+        """``[start, end)`` of ``text`` to show: about ``width`` display columns, starting about
+        ``lead`` columns before ``focus``, moved off the middle of a Latin word (CJK text has no
+        word boundaries to respect). Offsets are code points, so a surrogate pair is never cut."""
+        text, anchor = self.text, self.focus
+        start, budget = anchor, lead
+        while start > 0 and budget > 0:
+            start -= 1
+            budget -= display_columns(text[start])
+        if start > 0 and _is_word_char(text[start - 1]):
+            while start < anchor and _is_word_char(text[start]):
+                start += 1
+        end, budget = start, width
+        while end < len(text) and budget > 0:
+            budget -= display_columns(text[end])
+            end += 1
+        if end < len(text) and _is_word_char(text[end]):
+            back = end
+            while back > anchor and _is_word_char(text[back - 1]):
+                back -= 1
+            end = back if back > anchor else end
+        return start, end
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)

@@ -7,7 +7,6 @@ import sys
 from typing import Any
 
 from kbapp.contract import SearchResponse
-from kbapp.text.width import window
 
 _WIDTH = 600  # display columns of a passage printed whole; a longer one is cut ...
 _LEAD = 100  # ... from this many before the part that matches best
@@ -55,7 +54,7 @@ def print_response(response: SearchResponse) -> None:
             where = f"pp. {r.page}–{r.page_end}"
         head = " · ".join(x for x in (r.title, where, r.heading or "") if x)
         print(f"[{r.citation}] {head}  (score {r.score:.3f})")
-        start, end = window(r.text, r.focus, _LEAD, _WIDTH)
+        start, end = r.snippet_span(_LEAD, _WIDTH)
         if start == 0 and end == len(r.text):
             print("    " + _marked(r.text, r.highlights).replace("\n", "\n    "))
         else:  # from a little before the part that matches best (``SearchResult.focus``)

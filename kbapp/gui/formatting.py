@@ -14,9 +14,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication
 
-from kbapp.contract import DENSE_DEPTH, LEXICAL_DEPTH, SearchResult
-from kbapp.search.focus import FOCUS_COLUMNS
-from kbapp.text.width import window
+from kbapp.contract import DENSE_DEPTH, FOCUS_COLUMNS, LEXICAL_DEPTH, SearchResult
 
 # Translucent amber: readable under dark text on a light theme and light text on a dark one.
 MARK_STYLE = "background-color: rgba(255, 190, 0, 40%); font-weight: bold"
@@ -50,7 +48,7 @@ def marked_html(
 
 
 def snippet_html(result: SearchResult) -> str:
-    start, end = window(result.text, result.focus, LEAD_COLUMNS, SNIPPET_COLUMNS)
+    start, end = result.snippet_span(LEAD_COLUMNS, SNIPPET_COLUMNS)
     body = marked_html(result.text, result.highlights, start, end)
     return ("…" if start > 0 else "") + body + ("…" if end < len(result.text) else "")
 

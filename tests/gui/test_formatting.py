@@ -49,6 +49,23 @@ def test_markup_in_documents_is_escaped_and_only_highlights_are_marked() -> None
     assert "Camera &lt;XK-200&gt;" in row and "<script>" not in row
 
 
+def test_snippet_is_cjk_aware_keeps_words_whole_and_opens_at_the_focus() -> None:
+    zh = "前言" * 100 + "曝光时间" + "说明" * 200
+    at = zh.index("曝光时间")
+    start, end = result(zh, [(at, at + 4)], focus=at).snippet_span(60, 260)
+    # CJK counts double: about 30 characters of lead, about 130 in all.
+    assert 25 <= at - start <= 32 and 120 <= end - start <= 135
+    en = "word " * 40 + "exposure" + " tail" * 100
+    at = en.index("exposure")
+    start, end = result(en, [(at, at + 8)], focus=at).snippet_span(60, 260)
+    assert not (en[start - 1].isalnum() and en[start].isalnum())  # no half word at the start
+    assert not (en[end - 1].isalnum() and en[end].isalnum())  # nor at the end
+    astral = "𠀀" * 300 + "E5021"
+    at = astral.index("E5021")
+    start, end = result(astral, [(at, at + 5)], focus=at).snippet_span(60, 260)
+    assert astral[start:end].endswith("E5021")  # code points: a surrogate pair is never split
+
+
 def test_citations_and_context_blocks() -> None:
     first = result("Raise the exposure time.\n", [(10, 18)])
     second = result(

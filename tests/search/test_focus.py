@@ -7,7 +7,6 @@ from pathlib import Path
 
 from kbapp.library import KnowledgeBase
 from kbapp.search.focus import focus
-from kbapp.text.width import window
 
 
 def test_the_window_with_the_most_distinct_weight_wins_and_ties_go_to_the_earliest() -> None:
@@ -46,5 +45,5 @@ def test_a_result_opens_on_its_rare_words(tmp_path: Path) -> None:
     assert top.text[top.focus :].startswith("USBasp"), top.text[top.focus : top.focus + 40]
     first = top.highlights[0][0]
     assert top.text[first:].startswith("time")  # what the snippet used to open on
-    start, end = window(top.text, top.focus, 60, 260)
+    start, end = top.snippet_span(60, 260)
     assert "USBasp" in top.text[start:end] and "simultaneously" in top.text[start:end]
