@@ -102,10 +102,8 @@ class SemanticRetriever:
                 )
                 self._questions = np.concatenate([questions[s] for s in sorted(questions)]).mean(axis=0)
         baselines = self._pools.current().baselines(self._questions)
-        ids = np.fromiter(pool_of, np.int64, len(pool_of))
-        found, vectors = self.index.vectors(ids)
-        pull = vectors @ self._questions
-        return {int(c): float(p) - baselines[pool_of[int(c)]] for c, p in zip(found, pull, strict=True)}
+        pull = self.index.similarities(self._questions, list(pool_of))
+        return {c: p - baselines[pool_of[c]] for c, p in pull.items()}
 
     def similarities(self, vector: np.ndarray, chunk_ids: list[int]) -> dict[int, float]:
         """Cosine of the query with each given chunk (those without a vector yet are left out)."""
