@@ -16,7 +16,7 @@ from kbapp.ocr.geometry import Box
 
 _THRESHOLD = 0.3
 _BOX_THRESHOLD = 0.5
-_UNCLIP_RATIO = 1.6
+UNCLIP_RATIO = 1.6
 _MIN_SIDE = 3
 # The model sees the page with its short side at least this long (the PP-OCR "min" limit), and
 # its long side at most _MAX_SIDE: 150 dpi pages pass unscaled, tiny images are enlarged.
@@ -30,7 +30,7 @@ class Detector:
         self._input = session.get_inputs()[0].name
 
     def __call__(self, image: np.ndarray) -> list[tuple[Box, float]]:
-        """Line boxes in ``image`` pixel coordinates with their mean probability, top to bottom."""
+        """Line boxes in ``image`` pixel coordinates with their mean probability, in reading order."""
         height, width = image.shape[:2]
         batch, scale_x, scale_y = _prepare(image)
         prob = self._session.run(None, {self._input: batch})[0][0, 0]
@@ -40,7 +40,7 @@ class Detector:
             if score < _BOX_THRESHOLD or min(bottom - top, right - left) < _MIN_SIDE:
                 continue
             w, h = right - left, bottom - top
-            grow = w * h * _UNCLIP_RATIO / (2 * (w + h))
+            grow = w * h * UNCLIP_RATIO / (2 * (w + h))
             box = Box(
                 max(0.0, (left - grow) / scale_x),
                 max(0.0, (top - grow) / scale_y),
@@ -49,8 +49,22 @@ class Detector:
             )
             if box.width > _MIN_SIDE and box.height > _MIN_SIDE:
                 found.append((box, score))
-        found.sort(key=lambda item: (item[0].y0, item[0].x0))
-        return found
+        return reading_order(found)
+
+
+def reading_order(found: list[tuple[Box, float]]) -> list[tuple[Box, float]]:
+    """Rows top to bottom, each left to right. A row is boxes whose vertical centres fall inside
+    its first box's span: sorting by the top edge alone would put a tall title ahead of the
+    section number boxed apart on its left."""
+    ordered: list[tuple[Box, float]] = []
+    row: list[tuple[Box, float]] = []
+    for item in sorted(found, key=lambda item: (item[0].y0 + item[0].y1) / 2):
+        if row and not row[0][0].y0 <= (item[0].y0 + item[0].y1) / 2 <= row[0][0].y1:
+            ordered.extend(sorted(row, key=lambda member: member[0].x0))
+            row = []
+        row.append(item)
+    ordered.extend(sorted(row, key=lambda member: member[0].x0))
+    return ordered
 
 
 def _prepare(image: np.ndarray) -> tuple[np.ndarray, float, float]:
