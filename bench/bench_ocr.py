@@ -18,7 +18,9 @@
 
 Run:  .venv/bin/python bench/bench_ocr.py [--every 4] [--skip-eval]
       .venv/bin/python bench/bench_ocr.py --library bench/data/ocr/kb-mixed-scanned   (CER of every
-      page an import OCR'd, from the text and line boxes the library stored)
+      page an import OCR'd, from the text and line boxes the library stored, and how many of the
+      text layer's headings ``kbapp.ocr.headings`` finds on those lines: odd pages, where its
+      constants were fitted, and even pages, held out)
 """
 
 from __future__ import annotations
@@ -26,17 +28,22 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
 import time
+import unicodedata
 from pathlib import Path
 
 import pymupdf
 
+from kbapp.ingest import parse_file
+from kbapp.ingest.document import BlockKind
 from kbapp.ocr.cer import comparable, edit_distance
-from kbapp.ocr.engine import OcrEngine
+from kbapp.ocr.engine import Line, OcrEngine, OcrPage
 from kbapp.ocr.geometry import Box
+from kbapp.ocr.headings import heading_levels
 from kbapp.ocr.raster import OCR_DPI, render_page
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -185,6 +192,48 @@ def library_cer(data_dir: Path) -> None:
                 f"{name:16} {language}  all {len(texts)} OCR'd pages  CER {edits / max(1, chars):6.2%} "
                 f"(target <= {TARGETS.get(language, 0):.0%})"
             )
+            found = heading_hits(SETS["manuals_mixed_dev"] / "docs" / name, texts, lines)
+            for part, (hits, headings, wrong) in zip(
+                ("odd pages (fit)", "even pages (held out)"), found, strict=True
+            ):
+                print(
+                    f"{'':16} {language}  headings on {part}: {hits} of {headings} text-layer heading lines "
+                    f"found, {wrong} other lines taken for headings"
+                )
+
+
+def heading_hits(original: Path, texts: dict[int, str], lines: dict[int, str]) -> list[tuple[int, int, int]]:
+    """(found, text-layer heading lines, other lines marked) on odd and on even pages. An OCR line
+    of 3+ characters is a heading line when it spells at least 60 % of one of the page's text-layer
+    headings (the detector may box a section number apart from its title)."""
+    truth = {
+        page.number: [key(page.text[b.start : b.end]) for b in page.blocks if b.kind is BlockKind.HEADING]
+        for page in parse_file(original).pages
+    }
+    with pymupdf.open(original) as document:
+        height = document[0].rect.height
+    counts = [[0, 0, 0], [0, 0, 0]]
+    for number, stored in lines.items():
+        rows = json.loads(stored)
+        ocr_lines = [
+            Line(texts[number][offset : offset + length], Box(x0, y0, x1, y1), 1.0, ())
+            for offset, length, x0, y0, x1, y1, _edges in rows
+        ]
+        marked = heading_levels(OcrPage(0, int(height), ocr_lines))
+        tally = counts[number % 2 == 0]
+        for index, line in enumerate(ocr_lines):
+            spelled = key(line.text)
+            if len(spelled) < 3:
+                continue
+            heading = any(spelled in h and len(spelled) >= 0.6 * len(h) for h in truth.get(number, []))
+            tally[0] += heading and index in marked
+            tally[1] += heading
+            tally[2] += not heading and index in marked
+    return [(odd_or_even[0], odd_or_even[1], odd_or_even[2]) for odd_or_even in counts]
+
+
+def key(text: str) -> str:
+    return re.sub(r"[\W_]+", "", unicodedata.normalize("NFKC", text).lower())
 
 
 def page_hits(set_dir: Path, label: str) -> dict[str, dict[str, float]]:

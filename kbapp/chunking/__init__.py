@@ -1,5 +1,5 @@
 """Cutting parsed documents into retrieval passages that follow the document's own structure."""
 
-from kbapp.chunking.chunker import Chunk, ChunkingConfig, chunk_document
+from kbapp.chunking.chunker import HEADING_SEPARATOR, Chunk, ChunkingConfig, chunk_document
 
-__all__ = ["Chunk", "ChunkingConfig", "chunk_document"]
+__all__ = ["HEADING_SEPARATOR", "Chunk", "ChunkingConfig", "chunk_document"]

@@ -19,6 +19,7 @@ tokenizer passes over the text and linear in its length.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from kbapp.chunking.spans import SpanCounter, TokenCounter, span_counter
@@ -27,6 +28,8 @@ from kbapp.ingest.document import BlockKind, Page, ParsedDocument
 
 _SPACE_RE = re.compile(r"\s+")
 _CUT_SLACK = 4
+
+HEADING_SEPARATOR = " > "  # between the levels of a passage's heading path
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,9 +119,9 @@ def _heading_label(text: str) -> str:
     return _SPACE_RE.sub(" ", text).strip()[:200]
 
 
-def _units(doc: ParsedDocument) -> list[_Unit]:
+def _units(doc: ParsedDocument, context: Sequence[str]) -> list[_Unit]:
     units: list[_Unit] = []
-    stack: list[tuple[int, str]] = []
+    stack = [(level, label) for level, label in enumerate(context, 1)]
     for page_index, page in enumerate(doc.pages):
         open_unit: _Unit | None = None
         for block in page.blocks:
@@ -128,7 +131,7 @@ def _units(doc: ParsedDocument) -> list[_Unit]:
                 if label:
                     stack.append((block.level, label))
                 open_unit = None
-            heading = " > ".join(label for _, label in stack)
+            heading = HEADING_SEPARATOR.join(label for _, label in stack)
             if block.kind in (BlockKind.TABLE, BlockKind.CODE):
                 units.append(_Unit(page_index, block.start, block.end, heading, block.kind, block.header_end))
                 open_unit = None
@@ -310,12 +313,15 @@ def _enforce_max(piece: _Piece, pages: list[Page], cfg: ChunkingConfig, spans: _
 
 
 def chunk_document(
-    doc: ParsedDocument, count: TokenCounter, cfg: ChunkingConfig | None = None
+    doc: ParsedDocument, count: TokenCounter, cfg: ChunkingConfig | None = None, context: Sequence[str] = ()
 ) -> list[Chunk]:
+    """``context`` is the heading path in force where ``doc`` starts, outermost first: a single page
+    read on its own (an OCR'd page) continues the section the page before it ended in. Its levels
+    are taken as 1, 2, ...; a heading of the page closes those at its level and below."""
     cfg = cfg or ChunkingConfig()
     spans = _Spans(doc.pages, count)
     pieces: list[_Piece] = []
-    for unit in _units(doc):
+    for unit in _units(doc, context):
         text = doc.pages[unit.page].text
         if unit.kind is BlockKind.TABLE:
             pieces.extend(_table_pieces(unit, text, cfg, spans))

@@ -3,8 +3,11 @@
 Pages are OCR'd one at a time in the bounded worker (a page that hangs, eats memory or crashes
 the engine is marked failed with its reason and the stage goes on) and each is committed with its
 passages as soon as it is read, so the library grows searchable page by page and a killed run
-resumes at the first page still pending. Pages are read from the library's kept copy when there
-is one, so moving or deleting the original after the import does not stop OCR.
+resumes at the first page still pending. Pages are read in order, and each continues the section
+the page before it ended in (its last passage's heading path), so a scanned page carries
+"Chapter 3 > 3.8 Interrupt Service Routines" like a text-layer page. Pages are read from the
+library's kept copy when there is one, so moving or deleting the original after the import does
+not stop OCR.
 """
 
 from __future__ import annotations
@@ -47,8 +50,10 @@ def run_ocr(
             left = elapsed / done * (len(todo) - done) if done else None
             progress(OcrProgress(done, len(todo), name, page.number, left))
         source = copies.resolve(page.copy_path) if page.copy_path else Path(page.path)
+        with engine.connect() as conn:
+            context = ocr_pages.heading_before(conn, page)
         try:
-            result = read_page(source, cancel, page.number)
+            result = read_page(source, cancel, page.number, context)
         except ImportCancelled:
             report.cancelled = True
             break

@@ -37,7 +37,7 @@ import threading
 import time
 import types
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
 from pathlib import Path
@@ -72,6 +72,7 @@ class Request:
     ticket: int
     path: Path
     page: int | None = None
+    context: tuple[str, ...] = ()  # the heading path the page starts in (used here, not sent)
 
     @property
     def name(self) -> str:
@@ -271,7 +272,7 @@ class ParseWorker:
         if kind == "parsed":
             assert isinstance(reply[2], ParsedDocument)
             try:
-                return chunked(reply[2], self.count_tokens(), self._chunking)
+                return chunked(reply[2], self.count_tokens(), self._chunking, request.context)
             except Exception as exc:  # a chunker bug costs this file only
                 return crash_error(request.path, exc)
         if kind == "read":
@@ -339,11 +340,16 @@ class ParseWorker:
             self._close()
 
     def __call__(
-        self, path: Path, cancel: Callable[[], bool] | None = None, page: int | None = None
+        self,
+        path: Path,
+        cancel: Callable[[], bool] | None = None,
+        page: int | None = None,
+        context: Sequence[str] = (),
     ) -> ReadResult:
-        """Read ``path``, or only its ``page`` when this worker was built with a page reader."""
+        """Read ``path``, or only its ``page`` when this worker was built with a page reader (its
+        passages continue the heading path ``context``)."""
         with self.lock:
-            return read_one(self, Request(next_ticket(), Path(path), page), cancel)
+            return read_one(self, Request(next_ticket(), Path(path), page, tuple(context)), cancel)
 
 
 def read_one(worker: ParseWorker, request: Request, cancel: Callable[[], bool] | None) -> ReadResult:

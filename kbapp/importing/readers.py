@@ -11,7 +11,7 @@ library reads (a folder sync included) and all are stopped when the library clos
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from kbapp.chunking import ChunkingConfig
@@ -83,11 +83,13 @@ class Readers:
     def _worker(self, parse: Parser | PageParser, limits: ParseLimits) -> ParseWorker:
         return ParseWorker(parse, self._chunking, limits, self._count_tokens, self._tokenizer)
 
-    def _page_in_process(self, path: Path, cancel: Callable[[], bool] | None, page: int) -> ReadResult:
+    def _page_in_process(
+        self, path: Path, cancel: Callable[[], bool] | None, page: int, context: Sequence[str]
+    ) -> ReadResult:
         from kbapp.ocr.page_reader import ocr_page
 
         try:
-            return chunked(ocr_page(path, page), self._count_tokens(), self._chunking)
+            return chunked(ocr_page(path, page), self._count_tokens(), self._chunking, context)
         except IngestError:
             raise
         except Exception as exc:  # an OCR bug costs this page only

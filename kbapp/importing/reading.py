@@ -9,7 +9,7 @@ so reading the next files overlaps storing the last ones.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -57,13 +57,17 @@ class Reader(Protocol):
     def session(self, cancel: Callable[[], bool] | None) -> AbstractContextManager[ReadSession]: ...
 
 
-# Reads one page (path, cancel, page number) into a one-page result; raises IngestError or ImportCancelled.
-PageReader = Callable[[Path, Callable[[], bool] | None, int], ReadResult]
+# Reads one page (path, cancel, page number, heading path in force where the page starts) into a
+# one-page result; raises IngestError or ImportCancelled.
+PageReader = Callable[[Path, Callable[[], bool] | None, int, Sequence[str]], ReadResult]
 
 
-def chunked(doc: ParsedDocument, count_tokens: TokenCounter, chunking: ChunkingConfig) -> ReadResult:
-    """The document cut into passages with their keyword terms, its pages reduced to their text."""
-    chunks = chunk_document(doc, count_tokens, chunking)
+def chunked(
+    doc: ParsedDocument, count_tokens: TokenCounter, chunking: ChunkingConfig, context: Sequence[str] = ()
+) -> ReadResult:
+    """The document cut into passages with their keyword terms, its pages reduced to their text;
+    ``context`` as for ``chunk_document``."""
+    chunks = chunk_document(doc, count_tokens, chunking, context)
     pages = [Page(p.number, p.text) for p in doc.pages]
     kept = ParsedDocument(
         doc.title, doc.doc_type, pages, doc.page_count, list(doc.warnings), doc.ocr_pages, doc.ocr_lines

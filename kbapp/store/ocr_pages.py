@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from sqlalchemy import and_, func, select, update
 from sqlalchemy.engine import Connection
 
-from kbapp.chunking import Chunk
+from kbapp.chunking import HEADING_SEPARATOR, Chunk
 from kbapp.contract import OcrState
 from kbapp.ingest.document import Page
 from kbapp.store.repository import insert_chunks
@@ -95,6 +95,20 @@ def store_page(
             conn, page.doc_id, page.title, page_chunks, chunk_terms, first_page=index, first_ord=next_ord
         )
     _finish(conn, page, "done", None, lines)
+
+
+def heading_before(conn: Connection, page: PendingPage) -> list[str]:
+    """The heading path of the last passage that starts on an earlier page of the document (its
+    text layer, or a page OCR'd before): the section ``page`` opens in, outermost first."""
+    same_page = and_(pages.c.document_id == chunks.c.document_id, pages.c.page_index == chunks.c.page_start)
+    heading = conn.scalar(
+        select(chunks.c.heading)
+        .join(pages, same_page)
+        .where(chunks.c.document_id == page.doc_id, pages.c.number < page.number)
+        .order_by(pages.c.number.desc(), chunks.c.char_start.desc())
+        .limit(1)
+    )
+    return heading.split(HEADING_SEPARATOR) if heading else []
 
 
 def fail_page(conn: Connection, page: PendingPage, message: str) -> None:

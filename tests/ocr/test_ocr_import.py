@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 import numpy as np
+import pymupdf
 from PIL import Image
 
 from kbapp.gui.preview.scan_marks import word_boxes
@@ -191,3 +192,42 @@ def test_a_scan_turned_on_its_side_is_found_on_its_page(tmp_path: Path) -> None:
         kb.import_paths([tmp_path / "sideways.png"])
         kb.run_ocr()
         assert found(kb, "hydraulic") == [("sideways.png", 1)]
+
+
+def _typeset_scan(path: Path, pages: list[list[tuple[str, float]]]) -> Path:
+    """An image-only PDF whose pages hold (text, font size) lines, as a scanner would see them."""
+    doc = pymupdf.open()
+    for lines in pages:
+        source = pymupdf.open()
+        page = source.new_page()
+        y = 80.0
+        for text, size in lines:
+            y += size * 1.8
+            page.insert_text((72, y), text, fontsize=size)
+        pix = page.get_pixmap(dpi=150, colorspace=pymupdf.csRGB, alpha=False)
+        doc.new_page().insert_image(pymupdf.Rect(0, 0, 595, 842), pixmap=pix)
+    doc.save(path)
+    return path
+
+
+def test_scanned_headings_head_their_passages_and_carry_over_to_the_next_page(tmp_path: Path) -> None:
+    body = [
+        ("The interrupt vector table lists one entry for each source of interrupts.", 10.0),
+        ("Keep the service routine short and save every register it changes.", 10.0),
+        ("Shared variables must be declared volatile so the compiler rereads them.", 10.0),
+    ]
+    pdf = _typeset_scan(
+        tmp_path / "scanned.pdf",
+        [
+            [("Chapter 3 Using the compiler", 22.0), *body, ("3.8 Interrupt Service Routines", 14.0), *body],
+            [("A critical function disables interrupts while it runs, then restores them.", 10.0), *body],
+        ],
+    )
+    with library(tmp_path / "lib", worker=True) as kb:
+        kb.import_paths([pdf])
+        assert kb.run_ocr().pages == 2
+        [first] = kb.search("interrupt service routines", mode="lexical").results[:1]
+        assert first.heading == "Chapter 3 Using the compiler > 3.8 Interrupt Service Routines"
+        results = kb.search("critical function disables", mode="lexical").results
+        [critical] = [r for r in results if r.page == 2]
+        assert critical.heading == "Chapter 3 Using the compiler > 3.8 Interrupt Service Routines"

@@ -1,0 +1,161 @@
+"""Which OCR'd lines are headings, and at what level.
+
+A scan has no fonts and no outline, but its headings are set larger or bolder than the text.
+Two measures of that survive OCR: the line box's height, and the width per character (an "em",
+CJK characters counting one, others a half), each against the page's body lines. Box heights
+vary with ascenders and descenders, so a body-size bold heading shows only in its width; running
+headers in small capitals are wide too, but sit in the page's top margin. A line is a heading when
+
+* it is short, has letters, is not a sentence or a table-of-contents entry, lies outside the top
+  and bottom margins, and
+* it starts with a section number ("3.8", "第3章", "Chapter 3") and is at least body height and
+  somewhat wider or taller than the body; or it is much larger than the body without a number
+  (a chapter title, or a section whose number the detector boxed apart, see below).
+
+The detector often boxes a section number apart from its title ("3.9" and "Enabling and
+Disabling Interrupts", 1 em apart on one row); such a pair counts as one numbered heading.
+The level is the number's depth ("3.8" is 2, "Chapter 3" and "第3章" are 1); unnumbered headings
+are level 1. Without this every passage of a scanned manual would lose the "Chapter 3 > 3.8
+Interrupt Service Routines" that the same manual's text layer gives it, and with it the words
+that say what the passage is about.
+
+Constants fitted on the odd pages of both development manuals, scanned (``bench/bench_ocr.py``'s
+image-only copies), against the headings their text layers give, and reported on the even pages
+(``bench/bench_ocr.py --headings``).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Sequence
+
+from kbapp.ocr.detect import UNCLIP_RATIO
+from kbapp.ocr.engine import Line, OcrPage
+
+NUMBERED_WIDER = 1.1  # em width over the body's, for a numbered heading ...
+SUBSECTION_WIDER = 1.03  # ... or one numbered like "3.4" or "3.4.7" ...
+NUMBERED_TALLER = 1.2  # ... or box height over the body's
+NUMBERED_MIN_HEIGHT = 0.95  # a numbered heading is not set smaller than the body
+LARGE_WIDER = 2.5  # an unnumbered heading is this much wider ...
+LARGE_TALLER = 1.6  # ... and this much taller than the body
+MARGIN = 0.06  # of the page height: running headers and footers live above and below
+_MIN_BODY_CHARS = 120  # a page with less text has no body size to compare against
+_MIN_BODY_LINE_CHARS = 8  # shorter lines' widths are mostly the box's padding
+_MAX_CHARS = 80
+_SECTION = re.compile(r"^\d{1,2}(?:[.．]\d{1,2})*[.．]?(?:\s+(?=[^\W\d_])|(?=[\u4e00-\u9fff]))")
+_BARE_SECTION = re.compile(r"^\d{1,2}(?:[.．]\d{1,2})*[.．]?$")
+_BARE_NUMBER = re.compile(r"^\d+$")
+_MIN_LETTER_SHARE = 0.5  # of a title's characters after its number: code and figures have fewer
+_CHINESE_NUMBER = r"第\s*[一二三四五六七八九十百零〇\d]+\s*"
+_CHAPTER = re.compile(rf"^(?:chapter|part|appendix)\s+\w|^{_CHINESE_NUMBER}[章部篇]", re.I)
+_CHINESE_SECTION = re.compile(rf"^{_CHINESE_NUMBER}节")
+_LEADERS = re.compile(r"(?:\.\s?){4,}|…{2,}|·{4,}")
+_PAGE_REFERENCE = re.compile(r"\s\d+$")
+_SENTENCE_END = (".", "。", ",", "，", ";", "；", ":", "：")
+_CJK = re.compile(r"[\u3000-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]")
+
+
+def heading_levels(page: OcrPage) -> dict[int, int]:
+    """Index of each heading line in ``page.lines`` -> its level (1 = outermost)."""
+    lines = page.lines
+    body = _body(lines)
+    if body is None:
+        return {}
+    body_height, body_em = body
+    top, bottom = MARGIN * page.height, (1 - MARGIN) * page.height
+    levels: dict[int, int] = {}
+    for index, line in enumerate(lines):
+        if index in levels or line.box.y1 < top or line.box.y0 > bottom:
+            continue
+        text = line.text.strip()
+        title = index
+        if _BARE_SECTION.match(text) and index + 1 < len(lines) and _same_row(line, lines[index + 1]):
+            title = index + 1
+            text = f"{text} {lines[title].text.strip()}"
+        if not _looks_like_heading(text) or _page_reference_beside(lines, title):
+            continue
+        taller = lines[title].box.height / body_height
+        wider = _em(lines[title]) / body_em
+        level = _number_level(text)
+        if level is not None:
+            enough = SUBSECTION_WIDER if level > 1 else NUMBERED_WIDER
+            if taller < NUMBERED_MIN_HEIGHT or (wider < enough and taller < NUMBERED_TALLER):
+                continue
+        elif wider < LARGE_WIDER or taller < LARGE_TALLER:
+            continue
+        for member in range(index, title + 1):
+            levels[member] = level or 1
+    return levels
+
+
+def _body(lines: Sequence[Line]) -> tuple[float, float] | None:
+    """The height and em width carrying most characters (weighted medians), if the page has
+    enough text to tell."""
+    sized = [(line, _chars(line)) for line in lines]
+    if sum(chars for _, chars in sized) < _MIN_BODY_CHARS:
+        return None
+    height = _weighted_median([(line.box.height, chars) for line, chars in sized])
+    em = _weighted_median([(_em(line), chars) for line, chars in sized if chars >= _MIN_BODY_LINE_CHARS])
+    return (height, em) if height > 0 and em > 0 else None
+
+
+def _chars(line: Line) -> int:
+    return len(line.text) - line.text.count(" ")
+
+
+def _em(line: Line) -> float:
+    """Width per em of the line's text, without the margin the detector adds on either side
+    (``detect.UNCLIP_RATIO`` / 2 of the text's height, the text being 1 / (1 + ratio) of the box's)."""
+    ems = sum(1.0 if _CJK.match(char) else 0.5 for char in line.text.strip())
+    margin = UNCLIP_RATIO / (1 + UNCLIP_RATIO) * line.box.height
+    return max(line.box.width - margin, 0.0) / ems if ems else 0.0
+
+
+def _weighted_median(values: list[tuple[float, int]]) -> float:
+    total = sum(weight for _, weight in values)
+    seen = 0
+    for value, weight in sorted(values):
+        seen += weight
+        if seen * 2 >= total:
+            return value
+    return 0.0
+
+
+def _same_row(left: Line, right: Line) -> bool:
+    overlap = min(left.box.y1, right.box.y1) - max(left.box.y0, right.box.y0)
+    return right.box.x0 > left.box.x1 and overlap > min(left.box.height, right.box.height) / 2
+
+
+def _page_reference_beside(lines: Sequence[Line], index: int) -> bool:
+    """A bare number further along the row: a table-of-contents entry's page."""
+    line = lines[index]
+    return any(
+        _BARE_NUMBER.match(other.text.strip()) and _same_row(line, other)
+        for other in lines[max(0, index - 3) : index + 4]
+    )
+
+
+def _looks_like_heading(text: str) -> bool:
+    number = _SECTION.match(text)
+    title = [char for char in text[number.end() if number else 0 :] if not char.isspace()]
+    letters = sum(1 for char in title if unicodedata.category(char).startswith("L"))
+    return (
+        0 < len(text) <= _MAX_CHARS
+        and letters > 0
+        and letters >= _MIN_LETTER_SHARE * len(title)
+        and not text.endswith(_SENTENCE_END)
+        and not _LEADERS.search(text)
+        and not (number and _PAGE_REFERENCE.search(text))
+    )
+
+
+def _number_level(text: str) -> int | None:
+    if _CHAPTER.match(text):
+        return 1
+    if _CHINESE_SECTION.match(text):
+        return 2
+    number = _SECTION.match(text)
+    if number is None:
+        return None
+    return min(len(re.findall(r"\d+", number.group())), 6)
