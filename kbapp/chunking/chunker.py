@@ -25,6 +25,7 @@ from dataclasses import dataclass, replace
 from kbapp.chunking.spans import SpanCounter, TokenCounter, span_counter
 from kbapp.chunking.splitter import split_to_budget
 from kbapp.ingest.document import BlockKind, Page, ParsedDocument
+from kbapp.text.numbering import section_level
 
 _SPACE_RE = re.compile(r"\s+")
 _CUT_SLACK = 4
@@ -119,9 +120,18 @@ def _heading_label(text: str) -> str:
     return _SPACE_RE.sub(" ", text).strip()[:200]
 
 
+def _context_stack(context: Sequence[str]) -> list[tuple[int, str]]:
+    """Levels for a heading path kept as text: a printed section number's (``3.8`` is 2), else one
+    below the heading before it."""
+    stack: list[tuple[int, str]] = []
+    for label in context:
+        stack.append((section_level(label) or (stack[-1][0] + 1 if stack else 1), label))
+    return stack
+
+
 def _units(doc: ParsedDocument, context: Sequence[str]) -> list[_Unit]:
     units: list[_Unit] = []
-    stack = [(level, label) for level, label in enumerate(context, 1)]
+    stack = _context_stack(context)
     for page_index, page in enumerate(doc.pages):
         open_unit: _Unit | None = None
         for block in page.blocks:
@@ -316,8 +326,8 @@ def chunk_document(
     doc: ParsedDocument, count: TokenCounter, cfg: ChunkingConfig | None = None, context: Sequence[str] = ()
 ) -> list[Chunk]:
     """``context`` is the heading path in force where ``doc`` starts, outermost first: a single page
-    read on its own (an OCR'd page) continues the section the page before it ended in. Its levels
-    are taken as 1, 2, ...; a heading of the page closes those at its level and below."""
+    read on its own (an OCR'd page) continues the section the page before it ended in. A heading
+    of the page closes those at its level and below (levels from ``_context_stack``)."""
     cfg = cfg or ChunkingConfig()
     spans = _Spans(doc.pages, count)
     pieces: list[_Piece] = []

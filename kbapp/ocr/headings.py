@@ -32,6 +32,7 @@ from collections.abc import Sequence
 
 from kbapp.ocr.detect import UNCLIP_RATIO
 from kbapp.ocr.engine import Line, OcrPage
+from kbapp.text.numbering import SECTION, section_level
 
 NUMBERED_WIDER = 1.1  # em width over the body's, for a numbered heading ...
 SUBSECTION_WIDER = 1.03  # ... or one numbered like "3.4" or "3.4.7" ...
@@ -43,13 +44,12 @@ MARGIN = 0.06  # of the page height: running headers and footers live above and 
 _MIN_BODY_CHARS = 120  # a page with less text has no body size to compare against
 _MIN_BODY_LINE_CHARS = 8  # shorter lines' widths are mostly the box's padding
 _MAX_CHARS = 80
-_SECTION = re.compile(r"^\d{1,2}(?:[.．]\d{1,2})*[.．]?(?:\s+(?=[^\W\d_])|(?=[\u4e00-\u9fff]))")
 _BARE_SECTION = re.compile(r"^\d{1,2}(?:[.．]\d{1,2})*[.．]?$")
 _BARE_NUMBER = re.compile(r"^\d+$")
+# "2 Title", "2. Title": also a numbered list item, a listing's line number or a figure's label,
+# so it must be both taller and wider than the body to be a heading.
+_LONE_NUMBER = re.compile(r"^\d{1,2}[.．]?(?![.．]?\d)")
 _MIN_LETTER_SHARE = 0.5  # of a title's characters after its number: code and figures have fewer
-_CHINESE_NUMBER = r"第\s*[一二三四五六七八九十百零〇\d]+\s*"
-_CHAPTER = re.compile(rf"^(?:chapter|part|appendix)\s+\w|^{_CHINESE_NUMBER}[章部篇]", re.I)
-_CHINESE_SECTION = re.compile(rf"^{_CHINESE_NUMBER}节")
 _LEADERS = re.compile(r"(?:\.\s?){4,}|…{2,}|·{4,}")
 _PAGE_REFERENCE = re.compile(r"\s\d+$")
 _SENTENCE_END = (".", "。", ",", "，", ";", "；", ":", "：")
@@ -77,13 +77,17 @@ def heading_levels(page: OcrPage) -> dict[int, int]:
             continue
         taller = lines[title].box.height / body_height
         wider = _em(lines[title]) / body_em
-        level = _number_level(text)
-        if level is not None:
+        level = section_level(text)
+        if level is None:
+            if wider < LARGE_WIDER or taller < LARGE_TALLER:
+                continue
+        elif _LONE_NUMBER.match(text):
+            if wider < NUMBERED_WIDER or taller < NUMBERED_TALLER:
+                continue
+        else:
             enough = SUBSECTION_WIDER if level > 1 else NUMBERED_WIDER
             if taller < NUMBERED_MIN_HEIGHT or (wider < enough and taller < NUMBERED_TALLER):
                 continue
-        elif wider < LARGE_WIDER or taller < LARGE_TALLER:
-            continue
         for member in range(index, title + 1):
             levels[member] = level or 1
     return levels
@@ -137,7 +141,7 @@ def _page_reference_beside(lines: Sequence[Line], index: int) -> bool:
 
 
 def _looks_like_heading(text: str) -> bool:
-    number = _SECTION.match(text)
+    number = SECTION.match(text)
     title = [char for char in text[number.end() if number else 0 :] if not char.isspace()]
     letters = sum(1 for char in title if unicodedata.category(char).startswith("L"))
     return (
@@ -148,14 +152,3 @@ def _looks_like_heading(text: str) -> bool:
         and not _LEADERS.search(text)
         and not (number and _PAGE_REFERENCE.search(text))
     )
-
-
-def _number_level(text: str) -> int | None:
-    if _CHAPTER.match(text):
-        return 1
-    if _CHINESE_SECTION.match(text):
-        return 2
-    number = _SECTION.match(text)
-    if number is None:
-        return None
-    return min(len(re.findall(r"\d+", number.group())), 6)

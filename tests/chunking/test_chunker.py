@@ -199,3 +199,22 @@ def test_unbroken_cjk_run_is_cut_by_characters() -> None:
     chunks = chunk_document(doc, estimate_tokens, CFG)
     assert all(c.tokens <= CFG.max_tokens for c in chunks)
     covered(doc, chunks)
+
+
+def test_a_page_read_alone_continues_the_heading_path_it_starts_in() -> None:
+    """An OCR'd page is chunked on its own: passages before its first heading carry the path the
+    page before ended in, and a heading closes only the levels its number says it closes."""
+    before = "The SM83 interrupt table contains 31 entries and each names its handler. " * 3
+    after = "Interrupts can also be disabled and enabled directly on the 8051. " * 3
+    text = f"{before}\n\n3.8.7 STM8 Routines\n\n{after}"
+    heading_start = text.index("3.8.7")
+    blocks = [
+        Block(BlockKind.TEXT, 0, len(before)),
+        Block(BlockKind.HEADING, heading_start, heading_start + len("3.8.7 STM8 Routines"), level=3),
+        Block(BlockKind.TEXT, text.index("Interrupts"), len(text)),
+    ]
+    doc = ParsedDocument("t", "pdf", [Page(51, text, blocks)], 1)
+    context = ["Using SDCC", "3.8.6 SM83 Routines"]  # no "3.8" heading between them
+    chunks = chunk_document(doc, estimate_tokens, ChunkingConfig(target_tokens=30, min_tokens=5), context)
+    assert chunks[0].heading == "Using SDCC > 3.8.6 SM83 Routines"
+    assert chunks[-1].heading == "Using SDCC > 3.8.7 STM8 Routines"

@@ -59,6 +59,15 @@ def test_running_headers_contents_entries_and_code_are_not_headings() -> None:
     assert heading_levels(_page(running, contents, page_number, leaders, code, sentence)) == {}
 
 
+def test_a_lone_number_needs_a_taller_line_not_just_a_wider_one() -> None:
+    """A listing's "17. mul += i * 3;" in wider monospace, or a question "2．设f(x)是偶函数" set
+    wider, is a numbered line but not a heading; "2 Installing" set large is one."""
+    listing = _line("17. mul += i * 3 /* this multiplication remains */", 300, em=12, height=26)
+    question = _line("2．设f(x)是定义域为R的偶函数", 360, em=12, height=27)
+    chapter = _line("2 Installing", 420, em=16, height=38)
+    assert heading_levels(_page(listing, question, chapter)) == {2: 1}
+
+
 def test_a_page_without_enough_text_has_no_headings() -> None:
     assert heading_levels(OcrPage(1275, 1650, [_line("3.8 Interrupt Service Routines", 300, em=14)])) == {}
 
