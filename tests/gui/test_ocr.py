@@ -105,6 +105,7 @@ def test_a_dropped_scan_is_read_in_the_background(qtbot, open_window, page_two, 
     search(qtbot, window, "thermostat offset")
     assert [(Path(r.path).name, r.page) for r in window.results_area.response.results] == [("service.pdf", 2)]
     assert not window.progress.isVisible()
+    qtbot.waitUntil(lambda: window.preview.page_label.text().startswith("2 /"), timeout=WAIT_MS)
     screenshot(window, "08-ocr-done")
 
 
