@@ -18,7 +18,7 @@ from kbapp.ingest.textnorm import is_cjk
 _BOLD_FLAG = 16
 _MONO_FLAG = 8
 _BOLD_FONT = re.compile(r"bold|black|heavy|demi|-medi|\bmedium", re.I)
-_LEADER = re.compile(r"\s*(?:[.·…]\s*){4,}")
+LEADER_RE = re.compile(r"\s*(?:[.·…]\s*){4,}")
 MONO_ADVANCE = 0.6  # advance width of a Courier-style glyph, in font sizes
 LEADER_MARK = " … "  # what dot leaders ("Title . . . . . 12") are shortened to
 _MONO_FONT = re.compile(r"mono|nimbusmon|courier|consol|typewriter|cmtt|lmtt|menlo|inconsolata", re.I)
@@ -141,7 +141,7 @@ def build_lines(fragments: Iterable[Fragment]) -> list[Line]:
     for line in lines:
         line.seal()
         if sum(map(line.text.count, ".·…")) >= 4:
-            line.text = _LEADER.sub(LEADER_MARK, line.text).strip()
+            line.text = LEADER_RE.sub(LEADER_MARK, line.text).strip()
     return lines
 
 

@@ -4,17 +4,18 @@ Whitespace is ignored, Unicode compatibility forms are folded and typographic va
 alike (CJK angle brackets and ASCII ones, curly and straight quotes, dashes, bullets) are made one
 before comparing: the text layer and OCR disagree on those without any recognition error, and
 none of it affects search. A run of dot leaders ("Title . . . . . 12") counts as one character,
-as the text-layer reader stores it (``kbapp.ingest.pdf_layout.LEADER_MARK``): a contents page's
+as the text-layer reader stores it (the same pattern and mark): a contents page's
 text layer holds some 60 dots a line that OCR reads as a few, and counting each of them made one
 such page 49 % of the English manual's sampled errors.
 """
 
 from __future__ import annotations
 
-import re
 import unicodedata
 
 import numpy as np
+
+from kbapp.ingest.pdf_layout import LEADER_MARK, LEADER_RE
 
 _LOOKALIKES = str.maketrans(
     {
@@ -35,12 +36,10 @@ _LOOKALIKES = str.maketrans(
     }
 )
 
-_LEADERS = re.compile(r"(?:[.·…]\s*){4,}")
-
 
 def comparable(text: str) -> str:
     folded = unicodedata.normalize("NFKC", text).translate(_LOOKALIKES)
-    return "".join(_LEADERS.sub("…", folded).split())
+    return "".join(LEADER_RE.sub(LEADER_MARK, folded).split())
 
 
 def edit_distance(a: str, b: str) -> int:

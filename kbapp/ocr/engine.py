@@ -25,7 +25,8 @@ from kbapp.ocr.streamline import streamlined
 DEFAULT_THREADS = 2
 _MIN_LINE_SCORE = 0.5
 _FLIP_CHECK_BELOW = 0.85
-_CJK = re.compile(r"[\u3000-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]")
+# Characters set one em wide and searchable one by one: CJK, Hangul, full-width forms.
+WIDE_CHARS = "\u3000-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef"
 
 
 class OcrInputError(ValueError):
@@ -56,7 +57,7 @@ class Line:
     def words(self) -> list[Word]:
         """Latin words split at spaces, CJK characters one by one (each is searchable alone)."""
         words = []
-        for match in re.finditer(r"[^\s\u3000-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]+|\S", self.text):
+        for match in re.finditer(f"[^\\s{WIDE_CHARS}]+|\\S", self.text):
             words.append(Word(match.group(), match.start(), match.end(), self.char_box(*match.span())))
         return words
 

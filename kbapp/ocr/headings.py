@@ -35,7 +35,7 @@ import unicodedata
 from collections.abc import Sequence
 
 from kbapp.ocr.detect import UNCLIP_RATIO
-from kbapp.ocr.engine import Line, OcrPage
+from kbapp.ocr.engine import WIDE_CHARS, Line, OcrPage
 from kbapp.text.numbering import SECTION, section_level
 
 NUMBERED_WIDER = 1.1  # em width over the body's, for a numbered heading ...
@@ -57,7 +57,7 @@ _MIN_LETTER_SHARE = 0.5  # of a title's characters after its number: code and fi
 _LEADERS = re.compile(r"(?:\.\s?){4,}|…{2,}|·{4,}")
 _PAGE_REFERENCE = re.compile(r"\s\d+$")
 _SENTENCE_END = (".", "。", ",", "，", ";", "；", ":", "：")
-_CJK = re.compile(r"[\u3000-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]")
+_WIDE = re.compile(f"[{WIDE_CHARS}]")
 
 
 def heading_levels(page: OcrPage) -> dict[int, int]:
@@ -115,7 +115,7 @@ def _chars(line: Line) -> int:
 def _em(line: Line) -> float:
     """Width per em of the line's text, without the margin the detector adds on either side
     (``detect.UNCLIP_RATIO`` / 2 of the text's height, the text being 1 / (1 + ratio) of the box's)."""
-    ems = sum(1.0 if _CJK.match(char) else 0.5 for char in line.text.strip())
+    ems = sum(1.0 if _WIDE.match(char) else 0.5 for char in line.text.strip())
     margin = UNCLIP_RATIO / (1 + UNCLIP_RATIO) * line.box.height
     return max(line.box.width - margin, 0.0) / ems if ems else 0.0
 
