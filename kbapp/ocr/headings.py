@@ -135,13 +135,15 @@ def _same_row(left: Line, right: Line) -> bool:
     return right.box.x0 > left.box.x1 and overlap > min(left.box.height, right.box.height) / 2
 
 
+def page_number_of(entry: Line, other: Line) -> bool:
+    """``other`` is a bare number further along ``entry``'s row: a table-of-contents entry's page,
+    which the detector boxes apart from its title."""
+    return bool(_BARE_NUMBER.match(other.text.strip())) and _same_row(entry, other)
+
+
 def _page_reference_beside(lines: Sequence[Line], index: int) -> bool:
-    """A bare number further along the row: a table-of-contents entry's page."""
     line = lines[index]
-    return any(
-        _BARE_NUMBER.match(other.text.strip()) and _same_row(line, other)
-        for other in lines[max(0, index - 3) : index + 4]
-    )
+    return any(page_number_of(line, other) for other in lines[max(0, index - 3) : index + 4])
 
 
 def _looks_like_heading(text: str) -> bool:

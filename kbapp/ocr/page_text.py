@@ -6,23 +6,39 @@ are HEADING blocks of their own, so passages carry their section as text-layer p
 line's box and character edges are stored against its offset in the page text, in the page's own
 units (PDF points, or pixels for image files), which is what the preview needs to box a matched
 word on the scan (``kbapp.gui.preview.scan_marks`` reads them).
+
+A table-of-contents entry's page number is boxed apart from its title, and OCR keeps few of the
+dot leaders between them; the two are joined on one line with the leader mark the text-layer
+reader puts there ("The PIC16 port … 80"), so the entry is recognised as a pointer
+(``kbapp.search.pointers``) as it is on a text-layer page, instead of ranking as content.
 """
 
 from __future__ import annotations
 
+import itertools
 import json
+import re
 
 from kbapp.ingest.builder import BLOCK_SEPARATOR
 from kbapp.ingest.document import Block, BlockKind, Page
+from kbapp.ingest.pdf_layout import LEADER_MARK
 from kbapp.ocr.engine import Line, OcrPage
-from kbapp.ocr.headings import heading_levels
+from kbapp.ocr.headings import heading_levels, page_number_of
 
 _PARAGRAPH_GAP = 0.8  # a vertical gap larger than this many line heights starts a paragraph
+_TRAILING_LEADERS = re.compile(r"[\s.·…]+$")
 
 
 def page_from_lines(number: int, page: OcrPage, scale: float = 1.0) -> tuple[Page, str]:
     """The page (text and blocks) and its line boxes as JSON, boxes multiplied by ``scale``."""
     levels = heading_levels(page)
+    kept = [index for index, line in enumerate(page.lines) if line.text.strip()]
+    entries = {
+        before: after
+        for before, after in itertools.pairwise(kept)
+        if page_number_of(page.lines[before], page.lines[after])
+    }
+    page_numbers = set(entries.values())
     text = ""
     blocks: list[Block] = []
     stored: list[list[object]] = []
@@ -33,8 +49,12 @@ def page_from_lines(number: int, page: OcrPage, scale: float = 1.0) -> tuple[Pag
         if not content:
             continue
         lead = len(line.text) - len(line.text.lstrip())
+        if index in entries:
+            content = _TRAILING_LEADERS.sub("", content) or content
         if previous is None:
             separator = ""
+        elif index in page_numbers:
+            separator = LEADER_MARK
         elif _starts_block(page.lines[previous], line, levels.get(previous), levels.get(index)):
             separator = BLOCK_SEPARATOR
             blocks.append(_block(levels.get(previous), block_start, len(text)))

@@ -1,0 +1,55 @@
+"""An OCR'd contents page becomes text the pointer rule recognises, as the same page's text layer
+does, and every line's stored box still points at its own text. Lines are built directly (no
+model), at 150 dpi proportions."""
+
+from __future__ import annotations
+
+import json
+
+from kbapp.ocr.engine import Line, OcrPage
+from kbapp.ocr.geometry import Box
+from kbapp.ocr.page_text import page_from_lines
+from kbapp.search.pointers import is_pointer
+
+ENTRIES = [
+    ("3.4 Pragmas . . . . .", "61"),
+    ("3.5 Library Routines", "66"),
+    ("3.6 Memory Models", "70"),
+    ("3.7 The PIC16 port . .", "80"),
+    ("3.8 Interrupt Service Routines", "84"),
+    ("3.9 Enabling and Disabling Interrupts", "88"),
+]
+
+
+def _line(text: str, x0: float, y: float) -> Line:
+    width = 12.0 * len(text)
+    return Line(text, Box(x0, y, x0 + width, y + 26), 0.99, tuple(x0 + 12.0 * i for i in range(len(text) + 1)))
+
+
+def _contents() -> OcrPage:
+    lines = []
+    for row, (title, number) in enumerate(ENTRIES):
+        y = 200 + 40 * row
+        lines += [_line(title, 100, y), _line(number, 1100, y + 2)]
+    return OcrPage(1275, 1650, lines)
+
+
+def test_a_contents_entry_and_its_page_number_are_one_pointer_line() -> None:
+    page, _ = page_from_lines(1, _contents())
+    assert page.text.splitlines()[3] == "3.7 The PIC16 port … 80"
+    assert is_pointer(page.text)
+
+
+def test_numbers_on_their_own_rows_stay_apart() -> None:
+    body = OcrPage(1275, 1650, [_line("Table 3 lists the timer reload values", 100, 200), _line("61", 100, 240)])
+    page, _ = page_from_lines(1, body)
+    assert page.text == "Table 3 lists the timer reload values\n61"
+    assert not is_pointer(page.text)
+
+
+def test_each_stored_box_points_at_its_line_in_the_joined_text() -> None:
+    ocr = _contents()
+    page, stored = page_from_lines(1, ocr)
+    for (start, length, x0, *_), line in zip(json.loads(stored), ocr.lines, strict=True):
+        assert page.text[start : start + length] == line.text.rstrip(" .")
+        assert x0 == line.box.x0
