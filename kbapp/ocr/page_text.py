@@ -10,7 +10,9 @@ word on the scan (``kbapp.gui.preview.scan_marks`` reads them).
 A table-of-contents entry's page number is boxed apart from its title, and OCR keeps few of the
 dot leaders between them; the two are joined on one line with the leader mark the text-layer
 reader puts there ("The PIC16 port … 80"), so the entry is recognised as a pointer
-(``kbapp.search.pointers``) as it is on a text-layer page, instead of ranking as content.
+(``kbapp.search.pointers``) as it is on a text-layer page, instead of ranking as content. Only
+rows in a run whose numbers never go down are joined: a table of values beside their labels
+("Rated voltage 24", "Current 2") is content, and must not read as a contents page.
 """
 
 from __future__ import annotations
@@ -27,17 +29,15 @@ from kbapp.ocr.headings import heading_levels, page_number_of
 
 _PARAGRAPH_GAP = 0.8  # a vertical gap larger than this many line heights starts a paragraph
 _TRAILING_LEADERS = re.compile(r"[\s.·…]+$")
+# Rows in a run of rising page numbers that make a contents listing: as many entries as
+# ``kbapp.search.pointers`` wants of a pointer passage, since fewer could not make one.
+_MIN_ENTRIES = 5
 
 
 def page_from_lines(number: int, page: OcrPage, scale: float = 1.0) -> tuple[Page, str]:
     """The page (text and blocks) and its line boxes as JSON, boxes multiplied by ``scale``."""
     levels = heading_levels(page)
-    kept = [index for index, line in enumerate(page.lines) if line.text.strip()]
-    entries = {
-        before: after
-        for before, after in itertools.pairwise(kept)
-        if page_number_of(page.lines[before], page.lines[after])
-    }
+    entries = _contents_entries(page.lines)
     page_numbers = set(entries.values())
     text = ""
     blocks: list[Block] = []
@@ -72,6 +72,22 @@ def page_from_lines(number: int, page: OcrPage, scale: float = 1.0) -> tuple[Pag
     if previous is not None:
         blocks.append(_block(levels.get(previous), block_start, len(text)))
     return Page(number, text, blocks), json.dumps(stored, separators=(",", ":"))
+
+
+def _contents_entries(lines: list[Line]) -> dict[int, int]:
+    """Index of each contents entry's title line → index of its page number's line."""
+    kept = [index for index, line in enumerate(lines) if line.text.strip()]
+    pairs = [
+        (title, number)
+        for title, number in itertools.pairwise(kept)
+        if page_number_of(lines[title], lines[number])
+    ]
+    runs: list[list[tuple[int, int]]] = [[]]
+    for pair in pairs:
+        if runs[-1] and int(lines[pair[1]].text) < int(lines[runs[-1][-1][1]].text):
+            runs.append([])
+        runs[-1].append(pair)
+    return {title: number for run in runs if len(run) >= _MIN_ENTRIES for title, number in run}
 
 
 def _starts_block(previous: Line, line: Line, previous_level: int | None, level: int | None) -> bool:

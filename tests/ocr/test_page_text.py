@@ -23,15 +23,19 @@ ENTRIES = [
 
 def _line(text: str, x0: float, y: float) -> Line:
     width = 12.0 * len(text)
-    return Line(text, Box(x0, y, x0 + width, y + 26), 0.99, tuple(x0 + 12.0 * i for i in range(len(text) + 1)))
+    return Line(
+        text, Box(x0, y, x0 + width, y + 26), 0.99, tuple(x0 + 12.0 * i for i in range(len(text) + 1))
+    )
+
+
+def _row(title: str, number: str, y: float) -> list[Line]:
+    return [_line(title, 100, y), _line(number, 1100, y + 2)]
 
 
 def _contents() -> OcrPage:
-    lines = []
-    for row, (title, number) in enumerate(ENTRIES):
-        y = 200 + 40 * row
-        lines += [_line(title, 100, y), _line(number, 1100, y + 2)]
-    return OcrPage(1275, 1650, lines)
+    return OcrPage(
+        1275, 1650, [line for row, entry in enumerate(ENTRIES) for line in _row(*entry, 200 + 40 * row)]
+    )
 
 
 def test_a_contents_entry_and_its_page_number_are_one_pointer_line() -> None:
@@ -40,8 +44,26 @@ def test_a_contents_entry_and_its_page_number_are_one_pointer_line() -> None:
     assert is_pointer(page.text)
 
 
+def test_a_table_of_values_beside_their_labels_stays_content() -> None:
+    """Values do not rise down the page as a contents listing's page numbers do."""
+    rows = [
+        ("Rated voltage", "24"),
+        ("Rated current", "2"),
+        ("Poles", "4"),
+        ("Speed", "1450"),
+        ("Frame", "90"),
+    ]
+    rows += [("Weight", "18"), ("Insulation class", "155")]
+    lines = [line for row, (label, value) in enumerate(rows) for line in _row(label, value, 200 + 40 * row)]
+    page, _ = page_from_lines(1, OcrPage(1275, 1650, lines))
+    assert page.text.splitlines()[:2] == ["Rated voltage", "24"]
+    assert not is_pointer(page.text)
+
+
 def test_numbers_on_their_own_rows_stay_apart() -> None:
-    body = OcrPage(1275, 1650, [_line("Table 3 lists the timer reload values", 100, 200), _line("61", 100, 240)])
+    body = OcrPage(
+        1275, 1650, [_line("Table 3 lists the timer reload values", 100, 200), _line("61", 100, 240)]
+    )
     page, _ = page_from_lines(1, body)
     assert page.text == "Table 3 lists the timer reload values\n61"
     assert not is_pointer(page.text)
