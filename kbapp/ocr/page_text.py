@@ -20,12 +20,15 @@ from __future__ import annotations
 import itertools
 import json
 import re
+import unicodedata
 
 from kbapp.ingest.builder import BLOCK_SEPARATOR
 from kbapp.ingest.document import Block, BlockKind, Page
 from kbapp.ingest.pdf_layout import LEADER_MARK
 from kbapp.ocr.engine import Line, OcrPage
+from kbapp.ocr.geometry import Box
 from kbapp.ocr.headings import heading_levels, page_number_of
+from kbapp.text.numbering import SECTION
 
 _PARAGRAPH_GAP = 0.8  # a vertical gap larger than this many line heights starts a paragraph
 _TRAILING_LEADERS = re.compile(r"[\s.·…]+$")
@@ -75,19 +78,44 @@ def page_from_lines(number: int, page: OcrPage, scale: float = 1.0) -> tuple[Pag
 
 
 def _contents_entries(lines: list[Line]) -> dict[int, int]:
-    """Index of each contents entry's title line → index of its page number's line."""
+    """Index of each contents entry's title line → index of its page number's line. Page numbers
+    are followed down their own column, since a two-column contents page is read across."""
     kept = [index for index, line in enumerate(lines) if line.text.strip()]
-    pairs = [
-        (title, number)
-        for title, number in itertools.pairwise(kept)
-        if page_number_of(lines[title], lines[number])
+    columns: list[list[tuple[int, int]]] = []
+    for title, number in itertools.pairwise(kept):
+        if not (page_number_of(lines[title], lines[number]) and _wordy(lines[title].text)):
+            continue
+        box = lines[number].box
+        column = next((c for c in columns if _overlap(lines[c[-1][1]].box, box) > 0), None)
+        if column is None:
+            columns.append([(title, number)])
+        else:
+            column.append((title, number))
+    entries: dict[int, int] = {}
+    for column in columns:
+        runs: list[list[tuple[int, int]]] = [[]]
+        for title, number in column:
+            if runs[-1] and int(lines[number].text) < int(lines[runs[-1][-1][1]].text):
+                runs.append([])
+            runs[-1].append((title, number))
+        entries.update(pair for run in runs if len(run) >= _MIN_ENTRIES for pair in run)
+    return entries
+
+
+def _wordy(title: str) -> bool:
+    """Mostly letters after its section number, as a section title is: a listing's "000A E5*01"
+    beside its line number is not."""
+    number = SECTION.match(title)
+    chars = [
+        char
+        for char in _TRAILING_LEADERS.sub("", title[number.end() if number else 0 :])
+        if not char.isspace()
     ]
-    runs: list[list[tuple[int, int]]] = [[]]
-    for pair in pairs:
-        if runs[-1] and int(lines[pair[1]].text) < int(lines[runs[-1][-1][1]].text):
-            runs.append([])
-        runs[-1].append(pair)
-    return {title: number for run in runs if len(run) >= _MIN_ENTRIES for title, number in run}
+    return sum(unicodedata.category(char).startswith("L") for char in chars) * 2 > len(chars)
+
+
+def _overlap(a: Box, b: Box) -> float:
+    return min(a.x1, b.x1) - max(a.x0, b.x0)
 
 
 def _starts_block(previous: Line, line: Line, previous_level: int | None, level: int | None) -> bool:

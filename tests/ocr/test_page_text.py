@@ -44,6 +44,28 @@ def test_a_contents_entry_and_its_page_number_are_one_pointer_line() -> None:
     assert is_pointer(page.text)
 
 
+def test_a_two_column_contents_page_is_followed_down_each_column() -> None:
+    """Read across, the rows give 2, 21, 3, 22, ...: each column's numbers rise on their own."""
+    left = [("第1节 介绍", "2"), ("第2节 安装与更新", "3"), ("2.1 标准安装", "3"), ("2.2 手动安装", "3")]
+    left += [("第3节 使用说明", "4"), ("3.1 基本用法", "4")]
+    right = [("3.4.20 师生两版", "21"), ("3.4.21 图文排版", "22"), ("3.5 参数设置", "26")]
+    right += [("3.5.1 风格设置", "26"), ("3.5.2 师生两版", "27"), ("3.5.5 密封线", "29")]
+    lines = []
+    for row, ((a, m), (b, n)) in enumerate(zip(left, right, strict=True)):
+        y = 200 + 40 * row
+        lines += [_line(a, 100, y), _line(m, 500, y), _line(b, 600, y), _line(n, 1100, y)]
+    page, _ = page_from_lines(1, OcrPage(1275, 1650, lines))
+    assert page.text.splitlines()[:2] == ["第1节 介绍 … 2", "3.4.20 师生两版 … 21"]
+    assert is_pointer(page.text)
+
+
+def test_a_listing_numbered_down_its_right_edge_stays_content() -> None:
+    rows = [(f"00{2 * i:02X} E5*01 {i:02d}", str(60 + i)) for i in range(8)]
+    lines = [line for row, (code, number) in enumerate(rows) for line in _row(code, number, 200 + 40 * row)]
+    page, _ = page_from_lines(1, OcrPage(1275, 1650, lines))
+    assert " … " not in page.text
+
+
 def test_a_table_of_values_beside_their_labels_stays_content() -> None:
     """Values do not rise down the page as a contents listing's page numbers do."""
     rows = [
