@@ -146,14 +146,19 @@ def _page_reference_beside(lines: Sequence[Line], index: int) -> bool:
     return any(page_number_of(line, other) for other in lines[max(0, index - 3) : index + 4])
 
 
-def _looks_like_heading(text: str) -> bool:
+def mostly_letters(text: str) -> bool:
+    """At least half letters after its section number, as a title is; code and figures have fewer."""
     number = SECTION.match(text)
     title = [char for char in text[number.end() if number else 0 :] if not char.isspace()]
     letters = sum(1 for char in title if unicodedata.category(char).startswith("L"))
+    return letters > 0 and letters >= _MIN_LETTER_SHARE * len(title)
+
+
+def _looks_like_heading(text: str) -> bool:
+    number = SECTION.match(text)
     return (
         0 < len(text) <= _MAX_CHARS
-        and letters > 0
-        and letters >= _MIN_LETTER_SHARE * len(title)
+        and mostly_letters(text)
         and not text.endswith(_SENTENCE_END)
         and not _LEADERS.search(text)
         and not (number and _PAGE_REFERENCE.search(text))

@@ -11,8 +11,9 @@ A table-of-contents entry's page number is boxed apart from its title, and OCR k
 dot leaders between them; the two are joined on one line with the leader mark the text-layer
 reader puts there ("The PIC16 port … 80"), so the entry is recognised as a pointer
 (``kbapp.search.pointers``) as it is on a text-layer page, instead of ranking as content. Only
-rows in a run whose numbers never go down are joined: a table of values beside their labels
-("Rated voltage 24", "Current 2") is content, and must not read as a contents page.
+titles (mostly letters) in a run of rows whose numbers never go down their column are joined: a
+table of values beside their labels ("Rated voltage 24", "Current 2") or a listing numbered down
+its right edge is content, and must not read as a contents page.
 """
 
 from __future__ import annotations
@@ -20,15 +21,13 @@ from __future__ import annotations
 import itertools
 import json
 import re
-import unicodedata
 
 from kbapp.ingest.builder import BLOCK_SEPARATOR
 from kbapp.ingest.document import Block, BlockKind, Page
 from kbapp.ingest.pdf_layout import LEADER_MARK
 from kbapp.ocr.engine import Line, OcrPage
 from kbapp.ocr.geometry import Box
-from kbapp.ocr.headings import heading_levels, page_number_of
-from kbapp.text.numbering import SECTION
+from kbapp.ocr.headings import heading_levels, mostly_letters, page_number_of
 
 _PARAGRAPH_GAP = 0.8  # a vertical gap larger than this many line heights starts a paragraph
 _TRAILING_LEADERS = re.compile(r"[\s.·…]+$")
@@ -83,7 +82,10 @@ def _contents_entries(lines: list[Line]) -> dict[int, int]:
     kept = [index for index, line in enumerate(lines) if line.text.strip()]
     columns: list[list[tuple[int, int]]] = []
     for title, number in itertools.pairwise(kept):
-        if not (page_number_of(lines[title], lines[number]) and _wordy(lines[title].text)):
+        if not (
+            page_number_of(lines[title], lines[number])
+            and mostly_letters(_TRAILING_LEADERS.sub("", lines[title].text))
+        ):
             continue
         box = lines[number].box
         column = next((c for c in columns if _overlap(lines[c[-1][1]].box, box) > 0), None)
@@ -100,18 +102,6 @@ def _contents_entries(lines: list[Line]) -> dict[int, int]:
             runs[-1].append((title, number))
         entries.update(pair for run in runs if len(run) >= _MIN_ENTRIES for pair in run)
     return entries
-
-
-def _wordy(title: str) -> bool:
-    """Mostly letters after its section number, as a section title is: a listing's "000A E5*01"
-    beside its line number is not."""
-    number = SECTION.match(title)
-    chars = [
-        char
-        for char in _TRAILING_LEADERS.sub("", title[number.end() if number else 0 :])
-        if not char.isspace()
-    ]
-    return sum(unicodedata.category(char).startswith("L") for char in chars) * 2 > len(chars)
 
 
 def _overlap(a: Box, b: Box) -> float:
