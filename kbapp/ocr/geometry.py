@@ -24,6 +24,10 @@ class Box:
     def height(self) -> float:
         return self.y1 - self.y0
 
+    def shares_columns_with(self, other: Box) -> bool:
+        """The two boxes overlap horizontally: one stands under the other, as cells of a column do."""
+        return min(self.x1, other.x1) > max(self.x0, other.x0)
+
     def scaled(self, factor: float) -> Box:
         """The same box in another unit (pixels to PDF points: 72 / dpi)."""
         return Box(self.x0 * factor, self.y0 * factor, self.x1 * factor, self.y1 * factor)

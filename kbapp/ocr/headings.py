@@ -56,7 +56,7 @@ _LONE_NUMBER = re.compile(r"^\d{1,2}[.．]?(?![.．]?\d)")
 _MIN_LETTER_SHARE = 0.5  # of a title's characters after its number: code and figures have fewer
 _LEADERS = re.compile(r"(?:\.\s?){4,}|…{2,}|·{4,}")
 _PAGE_REFERENCE = re.compile(r"\s\d+$")
-_SENTENCE_END = (".", "。", ",", "，", ";", "；", ":", "：")
+SENTENCE_END = (".", "。", ",", "，", ";", "；", ":", "：")
 _WIDE = re.compile(f"[{WIDE_CHARS}]")
 
 
@@ -74,7 +74,7 @@ def heading_levels(page: OcrPage) -> dict[int, int]:
             continue
         text = line.text.strip()
         title = index
-        if _BARE_SECTION.match(text) and index + 1 < len(lines) and _same_row(line, lines[index + 1]):
+        if _BARE_SECTION.match(text) and index + 1 < len(lines) and same_row(line, lines[index + 1]):
             title = index + 1
             text = f"{text} {lines[title].text.strip()}"
         if not _looks_like_heading(text) or _page_reference_beside(lines, title):
@@ -130,7 +130,8 @@ def _weighted_median(values: list[tuple[float, int]]) -> float:
     return 0.0
 
 
-def _same_row(left: Line, right: Line) -> bool:
+def same_row(left: Line, right: Line) -> bool:
+    """``right`` follows ``left`` on its row: further along, and overlapping it vertically by half a line."""
     overlap = min(left.box.y1, right.box.y1) - max(left.box.y0, right.box.y0)
     return right.box.x0 > left.box.x1 and overlap > min(left.box.height, right.box.height) / 2
 
@@ -138,7 +139,7 @@ def _same_row(left: Line, right: Line) -> bool:
 def page_number_of(entry: Line, other: Line) -> bool:
     """``other`` is a bare number further along ``entry``'s row: a table-of-contents entry's page,
     which the detector boxes apart from its title."""
-    return bool(_BARE_NUMBER.match(other.text.strip())) and _same_row(entry, other)
+    return bool(_BARE_NUMBER.match(other.text.strip())) and same_row(entry, other)
 
 
 def _page_reference_beside(lines: Sequence[Line], index: int) -> bool:
@@ -159,7 +160,7 @@ def _looks_like_heading(text: str) -> bool:
     return (
         0 < len(text) <= _MAX_CHARS
         and mostly_letters(text)
-        and not text.endswith(_SENTENCE_END)
+        and not text.endswith(SENTENCE_END)
         and not _LEADERS.search(text)
         and not (number and _PAGE_REFERENCE.search(text))
     )

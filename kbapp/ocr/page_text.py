@@ -2,7 +2,9 @@
 
 Lines closer than about a line height are one paragraph (one TEXT block, lines joined by
 newlines), so the chunker cuts where the scan shows a gap; heading lines (``kbapp.ocr.headings``)
-are HEADING blocks of their own, so passages carry their section as text-layer pages do. Each
+are HEADING blocks of their own, so passages carry their section as text-layer pages do, and a
+table's cells (``kbapp.ocr.tables``) are one TABLE block, a row per line with its cells joined as
+the text-layer reader joins them and its header row marked for the chunker to repeat. Each
 line's box and character edges are stored against its offset in the page text, in the page's own
 units (PDF points, or pixels for image files), which is what the preview needs to box a matched
 word on the scan (``kbapp.gui.preview.scan_marks`` reads them).
@@ -22,12 +24,12 @@ import itertools
 import json
 import re
 
-from kbapp.ingest.builder import BLOCK_SEPARATOR
+from kbapp.ingest.builder import BLOCK_SEPARATOR, CELL_SEPARATOR
 from kbapp.ingest.document import Block, BlockKind, Page
 from kbapp.ingest.pdf_layout import LEADER_MARK
 from kbapp.ocr.engine import Line, OcrPage
-from kbapp.ocr.geometry import Box
 from kbapp.ocr.headings import heading_levels, mostly_letters, page_number_of
+from kbapp.ocr.tables import Table, find_tables
 
 _PARAGRAPH_GAP = 0.8  # a vertical gap larger than this many line heights starts a paragraph
 _TRAILING_LEADERS = re.compile(r"[\s.·…]+$")
@@ -38,42 +40,99 @@ _MIN_ENTRIES = 5
 
 def page_from_lines(number: int, page: OcrPage, scale: float = 1.0) -> tuple[Page, str]:
     """The page (text and blocks) and its line boxes as JSON, boxes multiplied by ``scale``."""
+    lines = page.lines
     levels = heading_levels(page)
-    entries = _contents_entries(page.lines)
+    entries = _contents_entries(lines)
     page_numbers = set(entries.values())
-    text = ""
-    blocks: list[Block] = []
-    stored: list[list[object]] = []
-    block_start = 0
-    previous: int | None = None
-    for index, line in enumerate(page.lines):
-        content = line.text.strip()
-        if not content:
+    tables = find_tables(lines, {*levels, *entries, *page_numbers}, _PARAGRAPH_GAP)
+    writer = _Writer(page, scale)
+    previous: int | None = None  # the last line written, while its block is open
+    index = 0
+    while index < len(lines):
+        table = tables.get(index)
+        if table is not None:
+            writer.close()
+            writer.table(table)
+            previous = None
+            index = table.lines.stop
             continue
+        line = lines[index]
+        content = line.text.strip()
+        if content:
+            if index in entries:
+                content = _TRAILING_LEADERS.sub("", content) or content
+            if previous is not None and index in page_numbers:
+                writer.text += LEADER_MARK
+            elif previous is not None and not _starts_block(
+                lines[previous], line, levels.get(previous), levels.get(index)
+            ):
+                writer.text += "\n"
+            else:
+                writer.close()
+                writer.open(levels.get(index))
+            writer.line(line, content)
+            previous = index
+        index += 1
+    writer.close()
+    return Page(number, writer.text, writer.blocks), json.dumps(writer.stored, separators=(",", ":"))
+
+
+class _Writer:
+    """The page text as it is written, the blocks closed so far, and each written line's box."""
+
+    def __init__(self, page: OcrPage, scale: float) -> None:
+        self.text = ""
+        self.blocks: list[Block] = []
+        self.stored: list[list[object]] = []
+        self._page = page
+        self._scale = scale
+        self._open: tuple[int, int | None] | None = None  # start and heading level of the open block
+
+    def open(self, level: int | None) -> None:
+        """Start a heading (``level``) or text block, a blank line after the last."""
+        self._separate()
+        self._open = (len(self.text), level)
+
+    def close(self) -> None:
+        if self._open is not None:
+            start, level = self._open
+            kind = BlockKind.TEXT if level is None else BlockKind.HEADING
+            self.blocks.append(Block(kind, start, len(self.text), level or 0))
+            self._open = None
+
+    def table(self, table: Table) -> None:
+        """One line per row, cells joined as the text-layer reader joins them, the header row
+        marked for the chunker to repeat."""
+        self._separate()
+        start = len(self.text)
+        header_end = None
+        for number, row in enumerate(table.rows):
+            if number:
+                self.text += "\n"
+            for column, cell in enumerate(row):
+                if column:
+                    self.text += CELL_SEPARATOR
+                for position, index in enumerate(cell):
+                    if position:
+                        self.text += " "
+                    self.line(self._page.lines[index], self._page.lines[index].text.strip())
+            self.text = self.text.rstrip(" ")
+            header_end = header_end or len(self.text)
+        self.blocks.append(Block(BlockKind.TABLE, start, len(self.text), header_end=header_end))
+
+    def line(self, line: Line, content: str) -> None:
         lead = len(line.text) - len(line.text.lstrip())
-        if index in entries:
-            content = _TRAILING_LEADERS.sub("", content) or content
-        if previous is None:
-            separator = ""
-        elif index in page_numbers:
-            separator = LEADER_MARK
-        elif _starts_block(page.lines[previous], line, levels.get(previous), levels.get(index)):
-            separator = BLOCK_SEPARATOR
-            blocks.append(_block(levels.get(previous), block_start, len(text)))
-        else:
-            separator = "\n"
-        text += separator
-        if separator != "\n":
-            block_start = len(text)
-        edges = line.edges[lead : lead + len(content) + 1] if page.rotation == 0 else ()
-        box = line.box.scaled(scale)
-        stored.append([len(text), len(content), *(round(v, 1) for v in (box.x0, box.y0, box.x1, box.y1))])
-        stored[-1].append([round(edge * scale, 1) for edge in edges])
-        text += content
-        previous = index
-    if previous is not None:
-        blocks.append(_block(levels.get(previous), block_start, len(text)))
-    return Page(number, text, blocks), json.dumps(stored, separators=(",", ":"))
+        edges = line.edges[lead : lead + len(content) + 1] if self._page.rotation == 0 else ()
+        box = line.box.scaled(self._scale)
+        self.stored.append(
+            [len(self.text), len(content), *(round(v, 1) for v in (box.x0, box.y0, box.x1, box.y1))]
+        )
+        self.stored[-1].append([round(edge * self._scale, 1) for edge in edges])
+        self.text += content
+
+    def _separate(self) -> None:
+        if self.text:
+            self.text += BLOCK_SEPARATOR
 
 
 def _contents_entries(lines: list[Line]) -> dict[int, int]:
@@ -88,7 +147,7 @@ def _contents_entries(lines: list[Line]) -> dict[int, int]:
         ):
             continue
         box = lines[number].box
-        column = next((c for c in columns if _overlap(lines[c[-1][1]].box, box) > 0), None)
+        column = next((c for c in columns if lines[c[-1][1]].box.shares_columns_with(box)), None)
         if column is None:
             columns.append([(title, number)])
         else:
@@ -104,17 +163,7 @@ def _contents_entries(lines: list[Line]) -> dict[int, int]:
     return entries
 
 
-def _overlap(a: Box, b: Box) -> float:
-    return min(a.x1, b.x1) - max(a.x0, b.x0)
-
-
 def _starts_block(previous: Line, line: Line, previous_level: int | None, level: int | None) -> bool:
     """A gap of more than a line height, or a change between heading and text (a heading that
     wraps stays one block)."""
     return previous_level != level or line.box.y0 - previous.box.y1 > _PARAGRAPH_GAP * previous.box.height
-
-
-def _block(level: int | None, start: int, end: int) -> Block:
-    if level is None:
-        return Block(BlockKind.TEXT, start, end)
-    return Block(BlockKind.HEADING, start, end, level)

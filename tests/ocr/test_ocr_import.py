@@ -231,3 +231,31 @@ def test_scanned_headings_head_their_passages_and_carry_over_to_the_next_page(tm
         results = kb.search("critical function disables", mode="lexical").results
         [critical] = [r for r in results if r.page == 2]
         assert critical.heading == "Chapter 3 Using the compiler > 3.8 Interrupt Service Routines"
+
+
+def test_a_scanned_table_is_found_by_its_header_and_row(tmp_path: Path) -> None:
+    """A question naming a column and a row's key lands on the row, under its header, as on a text layer."""
+    source = pymupdf.open()
+    page = source.new_page()
+    page.insert_text(
+        (72, 100), "The vector of each interrupt source is listed in the table below.", fontsize=10
+    )
+    rows = [("Interrupt", "Description", "Vector Address"), ("0", "External 0", "0x0003")]
+    rows += [("1", "Timer 0", "0x000b"), ("2", "External 1", "0x0013"), ("3", "Timer 1", "0x001b")]
+    for number, row in enumerate(rows):
+        for x, cell in zip((90, 220, 380), row, strict=True):
+            page.insert_text((x, 130 + 16 * number), cell, fontsize=10)
+    pix = page.get_pixmap(dpi=150, colorspace=pymupdf.csRGB, alpha=False)
+    scanned = pymupdf.open()
+    scanned.new_page().insert_image(pymupdf.Rect(0, 0, 595, 842), pixmap=pix)
+    scanned.save(tmp_path / "vectors.pdf")
+    with library(tmp_path / "lib") as kb:
+        kb.import_paths([tmp_path / "vectors.pdf"])
+        assert kb.run_ocr().pages == 1
+        [result] = [
+            r for r in kb.search("Timer 1 vector address", mode="lexical").results if "Timer 1 |" in r.text
+        ]
+    assert "Interrupt | Description | Vector Address" in result.text
+    assert any(
+        row.startswith("3 | Timer 1 | 0x001") for row in result.text.splitlines()
+    )  # OCR may misread the last digits
