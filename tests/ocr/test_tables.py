@@ -6,6 +6,7 @@ a text line 26 px high, 40 px apart."""
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 
 from kbapp.ingest.document import BlockKind
 from kbapp.ocr.engine import Line, OcrPage
@@ -31,7 +32,9 @@ def _line(text: str, x0: float, y: float, char: float = 12.0) -> Line:
     )
 
 
-def _grid(rows: list[tuple[str, ...]], top: float = 200, columns: tuple[float, ...] = COLUMNS) -> list[Line]:
+def _grid(
+    rows: Sequence[tuple[str, ...]], top: float = 200, columns: tuple[float, ...] = COLUMNS
+) -> list[Line]:
     return [
         _line(cell, x, top + 40 * number)
         for number, row in enumerate(rows)
