@@ -30,6 +30,7 @@ from kbapp.ingest.pdf_layout import LEADER_MARK
 from kbapp.ocr.engine import Line, OcrPage
 from kbapp.ocr.headings import heading_levels, mostly_letters, page_number_of
 from kbapp.ocr.tables import Table, find_tables
+from kbapp.text.numbering import chapter_label
 
 _PARAGRAPH_GAP = 0.8  # a vertical gap larger than this many line heights starts a paragraph
 _TRAILING_LEADERS = re.compile(r"[\s.·…]+$")
@@ -165,5 +166,9 @@ def _contents_entries(lines: list[Line]) -> dict[int, int]:
 
 def _starts_block(previous: Line, line: Line, previous_level: int | None, level: int | None) -> bool:
     """A gap of more than a line height, or a change between heading and text (a heading that
-    wraps stays one block)."""
-    return previous_level != level or line.box.y0 - previous.box.y1 > _PARAGRAPH_GAP * previous.box.height
+    wraps stays one block, and so does a chapter's number above its title)."""
+    if previous_level != level:
+        return True
+    if level is not None and chapter_label(previous.text):
+        return False
+    return line.box.y0 - previous.box.y1 > _PARAGRAPH_GAP * previous.box.height

@@ -14,6 +14,9 @@ SECTION = re.compile(r"^\d{1,2}(?:[.．]\d{1,2})*[.．]?(?:\s+(?=[^\W\d_])|(?=[\
 _CHINESE_NUMBER = r"第\s*[一二三四五六七八九十百零〇\d]+\s*"
 _CHAPTER = re.compile(rf"^(?:chapter|part|appendix)\s+\w|^{_CHINESE_NUMBER}[章部篇]", re.I)
 _CHINESE_SECTION = re.compile(rf"^{_CHINESE_NUMBER}节")
+_CHAPTER_LABEL = re.compile(
+    rf"^(?:(?:chapter|part|appendix)\s+[\dIVXLA-Z]{{1,4}}|{_CHINESE_NUMBER}[章部篇])$", re.I
+)
 _MAX_LEVEL = 6
 
 
@@ -27,3 +30,8 @@ def section_level(heading: str) -> int | None:
     if number is None:
         return None
     return min(len(re.findall(r"\d+", number.group())), _MAX_LEVEL)
+
+
+def chapter_label(text: str) -> bool:
+    """Only a chapter's number ("Chapter 5", "第5章"): a chapter opening prints its title on the next line."""
+    return bool(_CHAPTER_LABEL.match(text.strip()))

@@ -6,10 +6,14 @@ from __future__ import annotations
 
 import json
 
+from kbapp.chunking import chunk_document
+from kbapp.chunking.estimate import estimate_tokens
+from kbapp.ingest.document import BlockKind, ParsedDocument
 from kbapp.ocr.engine import Line, OcrPage
 from kbapp.ocr.geometry import Box
 from kbapp.ocr.page_text import page_from_lines
 from kbapp.search.pointers import is_pointer
+from kbapp.text.numbering import chapter_label
 
 ENTRIES = [
     ("3.4 Pragmas . . . . .", "61"),
@@ -97,3 +101,20 @@ def test_each_stored_box_points_at_its_line_in_the_joined_text() -> None:
     for (start, length, x0, *_), line in zip(json.loads(stored), ocr.lines, strict=True):
         assert page.text[start : start + length] == line.text.rstrip(" .")
         assert x0 == line.box.x0
+
+
+def test_a_chapter_number_above_its_title_is_one_heading() -> None:
+    """A chapter opening prints "Chapter 5" and, a line further down, "Debugging"; the text layer
+    has one heading "Chapter 5 Debugging", and so must the scan's passages."""
+    body = "The debugger reads the symbols the compiler writes next to the object file."
+    lines = [
+        Line("Chapter 5", Box(100, 200, 330, 244), 0.99, ()),
+        Line("Debugging", Box(100, 300, 480, 360), 0.99, ()),
+        *[Line(body, Box(100, 420 + 40 * i, 1100, 446 + 40 * i), 0.99, ()) for i in range(6)],
+    ]
+    page, _ = page_from_lines(1, OcrPage(1275, 1650, lines))
+    [heading] = [b for b in page.blocks if b.kind is BlockKind.HEADING]
+    assert (heading.level, page.text[heading.start : heading.end]) == (1, "Chapter 5\nDebugging")
+    chunk = chunk_document(ParsedDocument("scan", "pdf", [page], 1), estimate_tokens)[0]
+    assert chunk.heading == "Chapter 5 Debugging"
+    assert not chapter_label("Chapter 5 Debugging") and chapter_label("第5章") and chapter_label("Appendix B")
