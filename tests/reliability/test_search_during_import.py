@@ -1,11 +1,12 @@
 """Searches from another thread while an import and an embedding run are in progress: always a
-consistent library (a document is visible whole or not at all), and never blocked for long."""
+consistent library (a document is visible whole or not at all), and never waiting for the whole
+import or embedding run: searches complete while each of them is in progress. (How long a search
+takes under load is a benchmark's business, ``bench/bench_search.py``, not a test's.)"""
 
 from __future__ import annotations
 
 import random
 import threading
-import time
 from pathlib import Path
 
 from kbapp.library import KnowledgeBase
@@ -19,7 +20,8 @@ def test_searches_stay_consistent_and_fast_during_import_and_embedding(tmp_path:
     docs = [write_good(tmp_path / "docs", i, kinds[i % 5], 200 + 60 * i, rnd) for i in range(12)]
     pack = PACK if (PACK / "manifest.json").is_file() else None
     modes = ["lexical", "hybrid", "dense"] if pack else ["lexical"]
-    latencies: list[float] = []
+    phase = ["import"]  # what is running: searches are counted by the phase they began and ended in
+    completed: dict[str, int] = {"import": 0, "embed": 0}
     seen: list[tuple[int, int]] = []  # (document id, passages it had when a search returned it)
     torn: list[str] = []
     stop = threading.Event()
@@ -30,9 +32,10 @@ def test_searches_stay_consistent_and_fast_during_import_and_embedding(tmp_path:
             n = 0
             while not stop.is_set():
                 doc = rnd.choice(docs)
-                started = time.perf_counter()
+                began = phase[0]
                 response = kb.search(doc.begin, mode=modes[n % len(modes)])
-                latencies.append(time.perf_counter() - started)
+                if phase[0] == began and began in completed:
+                    completed[began] += 1
                 n += 1
                 with kb.engine.connect() as conn:
                     for r in response.results:
@@ -51,24 +54,18 @@ def test_searches_stay_consistent_and_fast_during_import_and_embedding(tmp_path:
 
         searcher = threading.Thread(target=search_loop)
         searcher.start()
-        started = time.perf_counter()
         try:
             report = kb.import_paths([tmp_path / "docs"])
-            imported = time.perf_counter() - started
+            phase[0] = "embed"
             kb.embed_pending()
         finally:
+            phase[0] = "done"
             stop.set()
             searcher.join()
-        duration = time.perf_counter() - started
         assert report.ok
         final = {f.doc_id: f.chunks for f in report.files}
         assert not torn, f"first passage visible without the last: {torn}"
         assert all(count == final[doc_id] for doc_id, count in seen), "a search saw a partial document"
         assert kb.pending_embeddings() == 0
-    worst = max(latencies)
-    print(
-        f"\n{len(latencies)} searches during {duration:.1f} s (import {imported:.1f} s, then embedding): "
-        f"max latency {worst * 1000:.0f} ms, median {sorted(latencies)[len(latencies) // 2] * 1000:.0f} ms"
-    )
-    assert len(latencies) >= 20
-    assert worst < duration / 10
+    # A search that waited for the import (or the embedding) to finish would end in the next phase.
+    assert completed["import"] >= 2 and completed["embed"] >= 2, completed
