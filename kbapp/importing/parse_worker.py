@@ -27,7 +27,6 @@ parsing.
 
 from __future__ import annotations
 
-import contextlib
 import itertools
 import multiprocessing
 import pickle
@@ -35,9 +34,8 @@ import signal
 import sys
 import threading
 import time
-import types
 from collections import deque
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
 from pathlib import Path
@@ -45,6 +43,7 @@ from typing import Any
 
 import psutil
 
+from kbapp.child_process import spawn
 from kbapp.chunking import ChunkingConfig
 from kbapp.chunking.splitter import TokenCounter
 from kbapp.importing.limits import ParseLimits
@@ -77,26 +76,6 @@ class Request:
     @property
     def name(self) -> str:
         return self.path.name if self.page is None else f"{self.path.name} page {self.page}"
-
-
-@contextlib.contextmanager
-def _host_main_hidden(keep: bool) -> Iterator[None]:
-    """Start the worker without running the host's main script in it again.
-
-    spawn imports the parent's ``__main__`` in the child (as ``__mp_main__``) in case something sent
-    over was defined there: a script without a ``__main__`` guard would run a second time, and a
-    big entry point (the GUI, pytest) costs start-up time for nothing. The worker needs only the
-    parse function's module, so unless that is ``__main__`` itself the child is shown none.
-    """
-    if keep:
-        yield
-        return
-    host = sys.modules["__main__"]
-    sys.modules["__main__"] = types.ModuleType("__main__")
-    try:
-        yield
-    finally:
-        sys.modules["__main__"] = host
 
 
 def _how_it_died(exitcode: int | None) -> str:
@@ -145,7 +124,6 @@ class ParseWorker:
         self._tokenizer = tokenizer
         self._watch_memory = watch_memory
         self.lock = threading.Lock()  # an import and a folder sync may share this worker
-        self._ctx = multiprocessing.get_context("spawn")
         self._proc: multiprocessing.process.BaseProcess | None = None
         self._conn: Connection | None = None
         self._ready = False
@@ -166,16 +144,14 @@ class ParseWorker:
         if self._proc is not None and self._proc.is_alive():
             return
         self._close()
-        parent_end, child_end = self._ctx.Pipe(duplex=True)
+        parent_end, child_end = multiprocessing.Pipe(duplex=True)
         memory = 0 if self._watch_memory else self._memory_bytes
-        proc = self._ctx.Process(
-            target=serve,
-            args=(child_end, self._parse, self._chunking, memory),
-            name="kbapp-reader",
-            daemon=True,
+        proc = spawn(
+            serve,
+            (child_end, self._parse, self._chunking, memory),
+            "kbapp-reader",
+            main_needed=getattr(self._parse, "__module__", None) == "__main__",
         )
-        with _host_main_hidden(keep=getattr(self._parse, "__module__", None) == "__main__"):
-            proc.start()
         child_end.close()
         self._proc, self._conn, self._ready = proc, parent_end, False
         self._head_since = time.monotonic()

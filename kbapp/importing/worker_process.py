@@ -20,15 +20,14 @@ This module is imported in the worker; it keeps to what reading needs (no databa
 from __future__ import annotations
 
 import logging
-import multiprocessing
 import os
 import signal
 import sys
-import threading
-from multiprocessing.connection import Connection, wait
+from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
+from kbapp.child_process import exit_with_parent
 from kbapp.chunking import ChunkingConfig
 from kbapp.chunking.splitter import TokenCounter
 from kbapp.embedding.budget import token_counter
@@ -45,18 +44,6 @@ Request = tuple[int, str, str | None, int | None]
 # (ticket, "read", ReadResult) | (ticket, "parsed", ParsedDocument) | (ticket, "error", kind, message)
 # | (ticket, "memory")
 Reply = tuple[Any, ...]
-
-
-def _exit_with_parent() -> None:
-    parent = multiprocessing.parent_process()
-    if parent is None:
-        return
-
-    def watch() -> None:
-        wait([parent.sentinel])
-        os._exit(0)
-
-    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
 
 
 class _OneLineErrors(logging.Formatter):
@@ -104,7 +91,7 @@ def serve(conn: Connection, parse: Any, chunking: ChunkingConfig, memory_bytes: 
     """The worker's loop: answer requests in the order they came until the pipe closes; exit after
     running out of memory (the heap may be in a poor state; the importer starts a fresh worker)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is for the importing process to handle
-    _exit_with_parent()
+    exit_with_parent()
     handler = logging.StreamHandler()
     handler.setFormatter(_OneLineErrors("kbapp reader: %(message)s"))
     logging.basicConfig(level=logging.WARNING, handlers=[handler], force=True)
