@@ -2,8 +2,10 @@
 budgets, and the encoder, loaded only when something needs vectors.
 
 Loading the ONNX session takes a moment; the GUI does it in the background and keyword search
-works meanwhile. Without a pack at all, chunk budgets fall back to a conservative estimate
-and search is keyword-only, with a message that says so.
+works meanwhile. A window also keeps the model out of its own process (``own_process``, see
+``model_process``): loading the tokenizer holds the GIL for most of a second and keeps about
+280 MB. Without a pack at all, chunk budgets fall back to a conservative estimate and search is
+keyword-only, with a message that says so.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from tokenizers import Tokenizer
 from kbapp.chunking.estimate import estimate_tokens
 from kbapp.chunking.splitter import TokenCounter
 from kbapp.embedding.budget import counter_for, load_tokenizer
+from kbapp.embedding.model_process import ModelProcess, ModelProcessError, RemoteCounter, RemoteEncoder
 from kbapp.embedding.pack import ModelPack, PackError, load_pack
 
 if TYPE_CHECKING:
@@ -24,10 +27,13 @@ if TYPE_CHECKING:
 
 
 class ModelHandle:
-    def __init__(self, pack_dir: Path | None) -> None:
+    def __init__(self, pack_dir: Path | None, *, own_process: bool = False) -> None:
+        """``own_process``: run the tokenizer and the encoder in a child process."""
         self.pack_dir = pack_dir
+        self._own_process = own_process
         self._pack: ModelPack | None = None
-        self._encoder: Encoder | None = None
+        self._encoder: Encoder | RemoteEncoder | None = None
+        self._process: ModelProcess | None = None
         self._tokenizer: Tokenizer | None = None
         self._counter: TokenCounter | None = None
         self._lock = threading.Lock()
@@ -39,6 +45,8 @@ class ModelHandle:
             if self._pack is None and self.problem is None and self.pack_dir is not None:
                 try:
                     self._pack = load_pack(self.pack_dir)
+                    if self._own_process:
+                        self._process = ModelProcess(self._pack)
                 except PackError as err:
                     self.problem = str(err)
             return self._pack
@@ -63,16 +71,37 @@ class ModelHandle:
         """The pack's tokenizer, or the estimate without a pack."""
         if self._counter is None:
             pack = self.pack()
-            self._counter = counter_for(self._shared_tokenizer(pack)) if pack is not None else estimate_tokens
+            if pack is None:
+                self._counter = estimate_tokens
+            elif self._process is not None:
+                self._counter = RemoteCounter(self._process)
+            else:
+                self._counter = counter_for(self._shared_tokenizer(pack))
         return self._counter
 
-    def encoder(self) -> Encoder | None:
+    def encoder(self) -> Encoder | RemoteEncoder | None:
+        """The loaded encoder; None without a pack, or when its process cannot load it (``problem``
+        says why)."""
         pack = self.pack()
         if pack is None:
             return None
         with self._lock:
-            if self._encoder is None:
+            if self._encoder is None and self._process is not None:
+                if self.problem is not None:  # it failed to load once: not again at every search
+                    return None
+                try:
+                    self._process.start()
+                except ModelProcessError as err:
+                    self.problem = str(err)
+                    return None
+                self._encoder = RemoteEncoder(self._process, pack)
+            elif self._encoder is None:
                 from kbapp.embedding.encoder import Encoder  # onnxruntime: only when vectors are wanted
 
                 self._encoder = Encoder(pack, tokenizer=self._shared_tokenizer(pack))
             return self._encoder
+
+    def close(self) -> None:
+        """Stop the model's process, if it has one."""
+        if self._process is not None:
+            self._process.stop()

@@ -54,7 +54,7 @@ def launch(data_dir: str | None = None, open_paths: Sequence[str] = ()) -> MainW
 
         folder = resolve_data_dir(data_dir)
         try:
-            kb = KnowledgeBase(folder, autoload_model=False)
+            kb = KnowledgeBase(folder, autoload_model=False, model_process=True)
         except Exception as err:  # an unwritable folder or a damaged library: say so, do not crash
             QMessageBox.critical(
                 window,

@@ -69,6 +69,7 @@ class KnowledgeBase:
         parse: Parser = parse_file,
         chunking: ChunkingConfig | None = None,
         autoload_model: bool = True,
+        model_process: bool = False,
         keep_copies: bool = True,
         parse_limits: ParseLimits | None = ParseLimits(),  # noqa: B008 - immutable
     ) -> None:
@@ -77,7 +78,8 @@ class KnowledgeBase:
         ``pack_dir`` is the model pack to embed with (default: the bundled default pack;
         None: keyword search only). The model is loaded by ``load_model``, or on the first search
         that needs it when ``autoload_model`` is set (a GUI clears it and loads in the background,
-        so a search never waits for the model).
+        so a search never waits for the model). ``model_process`` runs the model in a child process
+        (a window: loading it there neither freezes nor grows the window's process).
 
         ``keep_copies`` keeps a copy of every imported file in ``data_dir/files`` so the library can
         be rebuilt when the originals are gone. ``parse_limits`` bounds reading one file (in a worker
@@ -87,7 +89,8 @@ class KnowledgeBase:
         interrupted import (``recovering``); ``notices`` says what happened.
         """
         self.model = ModelHandle(
-            default_pack_dir() if pack_dir is _DEFAULT else cast("Path | None", pack_dir)
+            default_pack_dir() if pack_dir is _DEFAULT else cast("Path | None", pack_dir),
+            own_process=model_process,
         )
         # Raises for a parse the worker cannot be given, before anything is made.
         self._readers = Readers(parse, chunking or ChunkingConfig(), parse_limits, self.model)
@@ -129,8 +132,8 @@ class KnowledgeBase:
     def load_model(self) -> bool:
         """Load the encoder and open (or rebuild) the vector index; False if there is no usable pack.
 
-        The chunking tokenizer is loaded too: that holds the GIL for a second or more, which would
-        otherwise freeze a window at the start of its first import."""
+        The chunking tokenizer is loaded too (unless the model has its own process): that holds the
+        GIL for most of a second, which would otherwise happen at the start of the first import."""
         loaded = self._vectors.load()
         self.model.token_counter()
         return loaded
@@ -163,6 +166,7 @@ class KnowledgeBase:
     def close(self) -> None:
         self._vectors.save()
         self._readers.stop()
+        self.model.close()
         self.engine.dispose()
 
     def __enter__(self) -> KnowledgeBase:

@@ -148,7 +148,8 @@ def open_window(qtbot, tmp_path: Path) -> Iterator[Callable[..., object]]:  # ty
     """``open_window(**kb_options)``: a shown MainWindow over a fresh library, with its library
     listed and its model state settled. Keyword-only unless ``pack_dir`` is given, and files are
     read in this process unless ``parse_limits`` is given (a worker process takes seconds to
-    start; the tests that exercise it pass ``parse_limits=ParseLimits()``)."""
+    start; the tests that exercise it pass ``parse_limits=ParseLimits()``). The model runs in its
+    own process, as in the app."""
     from kbapp.contract import ModelState
     from kbapp.gui.main_window import MainWindow
     from kbapp.library import KnowledgeBase
@@ -158,6 +159,7 @@ def open_window(qtbot, tmp_path: Path) -> Iterator[Callable[..., object]]:  # ty
     def open_(data_dir: Path | None = None, **options: object) -> MainWindow:
         options.setdefault("pack_dir", None)
         options.setdefault("parse_limits", None)
+        options.setdefault("model_process", True)  # as the app opens it
         kb = KnowledgeBase(data_dir or tmp_path / f"lib{len(opened)}", autoload_model=False, **options)  # type: ignore[arg-type]
         window = MainWindow(kb)
         opened.append((window, kb))
