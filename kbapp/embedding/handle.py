@@ -37,6 +37,8 @@ class ModelHandle:
         self._tokenizer: Tokenizer | None = None
         self._counter: TokenCounter | None = None
         self._lock = threading.Lock()
+        # Loading the encoder takes a second: ``pack()`` (asked by the window) must not wait for it.
+        self._encoder_lock = threading.Lock()
         self._tokenizer_lock = threading.Lock()
         self.problem: str | None = None if pack_dir is not None else "no model pack configured"
 
@@ -85,7 +87,7 @@ class ModelHandle:
         pack = self.pack()
         if pack is None:
             return None
-        with self._lock:
+        with self._encoder_lock:
             if self._encoder is None and self._process is not None:
                 if self.problem is not None:  # it failed to load once: not again at every search
                     return None

@@ -110,3 +110,19 @@ def test_a_library_with_the_model_process_never_builds_the_tokenizer_here(
         assert [(r.id, r.chunk_count) for r in far.documents()] == near_chunks
     assert got and [c for c, _ in got] == [c for c, _ in expected]
     np.testing.assert_allclose([s for _, s in got], [s for _, s in expected], atol=1e-5)
+
+
+def test_the_pack_is_answered_while_the_model_loads(default_pack: ModelPack) -> None:
+    """The window asks whether there is a model (to show its state) while the model loads."""
+    model = ModelHandle(default_pack.path, own_process=True)
+    assert model.available
+    loaded = threading.Event()
+    loader = threading.Thread(target=lambda: (model.encoder(), loaded.set()))
+    loader.start()
+    while loader.is_alive() and (model._process is None or model._process._proc is None):
+        pass  # until the model's process has been started and is loading
+    assert model.available and model.tokenizer_path() == default_pack.tokenizer_path
+    assert not loaded.is_set()  # answered before the load finished
+    loader.join()
+    assert loaded.is_set() and model.encoder() is not None
+    model.close()
