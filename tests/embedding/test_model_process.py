@@ -10,6 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from kbapp.contract import Cancelled
 from kbapp.embedding import budget, handle
 from kbapp.embedding.encoder import Encoder
 from kbapp.embedding.handle import ModelHandle
@@ -32,12 +33,18 @@ def test_remote_answers_match_the_in_process_encoder(
     near_counts = budget.counter_for(budget.load_tokenizer(default_pack.tokenizer_path))
     counter = RemoteCounter(remote)
     assert (far.pack_id, far.dimension) == (encoder.pack_id, encoder.dimension)
-    # More than one slice of passages, and a text longer than one model window.
+    # More than one batch of passages, and a text longer than one model window.
     texts = [*mixed_sentences * 3, " ".join(mixed_sentences) * 4]
     done: list[int] = []
     vectors = far.embed_passages(texts, progress=lambda n, _total: done.append(n))
     np.testing.assert_allclose(vectors, encoder.embed_passages(texts), atol=1e-6)
     assert done[-1] == len(texts) and len(done) > 1
+    before_cancel: list[int] = []
+    with pytest.raises(Cancelled):
+        far.embed_passages(
+            texts, cancel=lambda: bool(before_cancel), progress=lambda n, _t: before_cancel.append(n)
+        )
+    assert before_cancel and before_cancel[-1] < len(texts)  # stopped a batch or two after asked
     np.testing.assert_allclose(far.embed_query("曝光时间"), encoder.embed_query("曝光时间"), atol=1e-6)
     for text in mixed_sentences:
         assert far.word_boundaries(text) == encoder.word_boundaries(text)
@@ -50,14 +57,14 @@ def test_a_search_query_does_not_wait_for_the_passages_being_embedded(
 ) -> None:
     far = RemoteEncoder(remote, default_pack)
     far.embed_query("loaded")
-    slice_of_full_windows = [" ".join(mixed_sentences)] * 64
+    full_windows = [" ".join(mixed_sentences)] * 64
     embedded = threading.Event()
-    worker = threading.Thread(target=lambda: (far.embed_passages(slice_of_full_windows), embedded.set()))
+    worker = threading.Thread(target=lambda: (far.embed_passages(full_windows), embedded.set()))
     worker.start()
-    while not remote._locks[PASSAGES].locked():  # the slice has been sent
+    while not remote._locks[PASSAGES].locked():  # the first batch has been sent
         pass
     far.embed_query("E5021 sensor overheat")
-    assert not embedded.is_set()  # answered while the slice was still being embedded
+    assert not embedded.is_set()  # answered while those passages were being embedded
     worker.join()
     assert embedded.is_set()
 
