@@ -53,7 +53,7 @@ class ModelProcess:
         self._locks = [threading.Lock() for _ in range(3)]
         self._proc: BaseProcess | None = None
         self._conns: list[Connection] | None = None
-        self._cancel = get_context("spawn").Event()
+        self._cancel = get_context("spawn").Event()  # shared with every child started
 
     def start(self) -> None:
         """Start the child and wait until its model is loaded (returns at once if it is running)."""
@@ -74,7 +74,8 @@ class ModelProcess:
             conns = self._running()
             try:
                 with self._locks[pipe]:
-                    self._cancel.clear()
+                    if cancel is not None:  # only passages are cancelled: a query must not clear it
+                        self._cancel.clear()
                     conns[pipe].send((op, arg))
                     status, value = self._await(conns[pipe], progress, cancel)
             except (EOFError, OSError) as exc:
@@ -115,7 +116,6 @@ class ModelProcess:
                 return self._conns
             self._stop()
             pipes = [Pipe() for _ in self._locks]
-            self._cancel = get_context("spawn").Event()
             children = [c for _, c in pipes]
             proc = spawn(serve, (children, self._cancel, str(self._pack.path), self._threads), "kbapp-model")
             for _, child in pipes:
