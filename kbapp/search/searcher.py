@@ -2,9 +2,10 @@
 whether anything found is relevant at all (``relevance``).
 
 Dense retrieval runs per language pool (``pools``), and its cosines are centred on the
-question's mean similarity to each pool before they are blended with BM25, so the passage that
-answers a Chinese question in an English manual competes on how well it matches, not on which
-language it is written in. Lexical mode has no relevance decision beyond "matches a term".
+question's mean similarity to each pool before they are blended with BM25, itself read against
+each pool's best (``fusion``), so the passage that answers a Chinese question in an English
+manual competes on how well it matches, not on which language it is written in. Lexical mode
+has no relevance decision beyond "matches a term".
 """
 
 from __future__ import annotations
@@ -71,11 +72,15 @@ def _candidates(
     missing = [c for c, _ in ranked if c not in cosine]
     cosine.update(semantic.similarities(vector, missing))
     centred: dict[int, float] = {}
+
+    def script(chunk_id: int) -> Script | None:
+        return pool_of.get(chunk_id) or semantic.script_of_chunk(chunk_id)
+
     for chunk_id, sim in cosine.items():
         entry = why.setdefault(chunk_id, {})
         entry["similarity"] = round(sim, 4)
         # A vector stored after the pools were last read has no pool yet: it counts on words alone.
-        pool = pools.get(pool_of.get(chunk_id) or semantic.script_of_chunk(chunk_id) or Script.LATIN)
+        pool = pools.get(script(chunk_id) or Script.LATIN)
         if pool is not None:
             centred[chunk_id] = pool.centred(sim)
             entry["standout"] = round(pool.standout(sim), 3)
@@ -84,7 +89,7 @@ def _candidates(
         why[chunk_id]["dense_rank"] = rank
     if not ranked:
         return [Candidate(c, round(score, 6), dict(why[c])) for c, score in dense_ranked]
-    fused = score_blend(ranked, dense_ranked, bm25, centred)
+    fused = score_blend(ranked, dense_ranked, bm25, centred, pool_of=script if len(pools) > 1 else None)
     return [Candidate(c, round(score, 6), dict(why[c])) for c, score in fused]
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from kbapp.search.fusion import reciprocal_rank_fusion, score_blend
+from kbapp.search.fusion import POOL_FLOOR, reciprocal_rank_fusion, score_blend
 
 
 def test_each_candidate_keeps_both_retrievers_scores() -> None:
@@ -30,6 +30,26 @@ def test_without_the_other_scores_a_passage_counts_zero_there() -> None:
 def test_one_retriever_alone() -> None:
     assert [i for i, _ in score_blend([(5, 2.0), (6, 1.0)], [], {5: 2.0, 6: 1.0}, {})] == [5, 6]
     assert [i for i, _ in score_blend([], [(7, 0.8), (8, 0.6)], {}, {7: 0.8, 8: 0.6})] == [7, 8]
+
+
+def test_keyword_scores_are_read_against_their_own_language_pool() -> None:
+    # 1 and 2 are Chinese pages matching a Chinese question on its own words; 3 is the English
+    # page matching it through translations, with a lower BM25 than both.
+    lexical = [(1, 10.0), (2, 9.0), (3, 8.0)]
+    pool = {1: "zh", 2: "zh", 3: "en"}.__getitem__
+    one_scale = score_blend(lexical, [], dict(lexical), {}, keyword_weight=0.5)
+    assert [item for item, _ in one_scale] == [1, 2, 3]
+    pooled = dict(score_blend(lexical, [], dict(lexical), {}, keyword_weight=0.5, pool_of=pool))
+    assert pooled[3] == pytest.approx(pooled[1]) == pytest.approx(0.5)
+    assert pooled[2] == pytest.approx(0.5 * 0.9)
+
+
+def test_a_pool_far_behind_is_not_raised_to_the_top() -> None:
+    lexical = [(1, 10.0), (2, 2.0), (3, 1.0)]
+    pool = {1: "en", 2: "zh", 3: None}.__getitem__  # 3 has no vector yet, so no pool
+    pooled = dict(score_blend(lexical, [], dict(lexical), {}, keyword_weight=1.0, pool_of=pool))
+    assert pooled[2] == pytest.approx(2.0 / (POOL_FLOOR * 10.0))
+    assert pooled[3] == pytest.approx(0.1)
 
 
 def test_reciprocal_rank_fusion_rewards_agreement() -> None:
