@@ -15,7 +15,7 @@ baseline the tuning script compares against.
 In a library of two languages BM25 is read against the best BM25 *of the passage's own language
 pool*, not of the whole library. A Chinese question matches a Chinese page on its own words, and
 an English page only through the dictionary's translations (``search.crossing``); read against
-one best, the Chinese pages of another subject outrank the English page that answers it (on
+one best, Chinese pages about something else outrank the English page that answers it (on
 Linux manual pages, split half English and half Chinese, 22 of 75 Chinese questions on English
 pages missed the top 5, each with Chinese pages above it). A pool whose best is far behind the
 library's best is not raised all the way: its BM25 is read against at least ``POOL_FLOOR`` of the
