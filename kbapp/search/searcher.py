@@ -2,9 +2,9 @@
 whether anything found is relevant at all (``relevance``).
 
 Dense retrieval runs per language pool (``pools``), and its cosines are centred on the
-question's mean similarity to each pool before they are blended with BM25, itself read against
-each pool's best (``fusion``), so the passage that answers a Chinese question in an English
-manual competes on how well it matches, not on which language it is written in. Lexical mode
+question's mean similarity to each pool before they are blended with BM25, the other language's
+read against its own pool's best (``fusion``), so the passage that answers a Chinese question in
+an English manual competes on how well it matches, not on which language it is written in. Lexical mode
 has no relevance decision beyond "matches a term".
 """
 
@@ -55,12 +55,14 @@ def _candidates(
     vector: np.ndarray | None,
     pool_of: dict[int, Script],
     pools: dict[Script, PoolStats],
+    question: Script,
 ) -> list[Candidate]:
     """Fused candidates; in hybrid mode each is scored by both retrievers, and ``why`` says so.
 
     ``lexical`` is the keyword ranking (its first ``LEXICAL_DEPTH``) followed by the BM25 of
     vector candidates that ranked below that cut. ``why`` keeps each passage's raw cosine
-    (``similarity``) and how far it stands out of its pool (``standout``).
+    (``similarity``) and how far it stands out of its pool (``standout``). ``question`` is the
+    script the question is written in.
     """
     ranked, bm25 = lexical[:LEXICAL_DEPTH], dict(lexical)
     why: dict[int, dict[str, float | int]] = {c: {"bm25": round(score, 4)} for c, score in lexical}
@@ -89,7 +91,8 @@ def _candidates(
         why[chunk_id]["dense_rank"] = rank
     if not ranked:
         return [Candidate(c, round(score, 6), dict(why[c])) for c, score in dense_ranked]
-    fused = score_blend(ranked, dense_ranked, bm25, centred, pool_of=script if len(pools) > 1 else None)
+    by_pool = script if len(pools) > 1 else None
+    fused = score_blend(ranked, dense_ranked, bm25, centred, pool_of=by_pool, home=question)
     return [Candidate(c, round(score, 6), dict(why[c])) for c, score in fused]
 
 
@@ -165,7 +168,7 @@ class Searcher:
                 lexical = lexical_search(conn, rankable, LEXICAL_DEPTH, document_ids, phrases, also)
             weights = stats.weights(terms)
             candidates = _content_first(
-                conn, _candidates(lexical, dense, semantic, vector, pool_of, pools), k
+                conn, _candidates(lexical, dense, semantic, vector, pool_of, pools, script_of(query)), k
             )
             results = assemble(conn, candidates, searched, weights, k, stats.weights(bridged))
             words = vocabulary(conn, query, library, splits) if semantic is not None else None

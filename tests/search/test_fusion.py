@@ -32,22 +32,31 @@ def test_one_retriever_alone() -> None:
     assert [i for i, _ in score_blend([], [(7, 0.8), (8, 0.6)], {}, {7: 0.8, 8: 0.6})] == [7, 8]
 
 
-def test_keyword_scores_are_read_against_their_own_language_pool() -> None:
+def test_other_language_keywords_are_read_against_their_own_pool() -> None:
     # 1 and 2 are Chinese pages matching a Chinese question on its own words; 3 is the English
     # page matching it through translations, with a lower BM25 than both.
     lexical = [(1, 10.0), (2, 9.0), (3, 8.0)]
     pool = {1: "zh", 2: "zh", 3: "en"}.__getitem__
     one_scale = score_blend(lexical, [], dict(lexical), {}, keyword_weight=0.5)
     assert [item for item, _ in one_scale] == [1, 2, 3]
-    pooled = dict(score_blend(lexical, [], dict(lexical), {}, keyword_weight=0.5, pool_of=pool))
+    pooled = dict(score_blend(lexical, [], dict(lexical), {}, 0.5, pool_of=pool, home="zh"))
     assert pooled[3] == pytest.approx(pooled[1]) == pytest.approx(0.5)
     assert pooled[2] == pytest.approx(0.5 * 0.9)
+
+
+def test_the_questions_own_language_is_not_raised() -> None:
+    # An English question that the Chinese pages match better (through translations) than any
+    # English page: the English pages keep their place against the library's best.
+    lexical = [(1, 10.0), (2, 8.0)]
+    pool = {1: "zh", 2: "en"}.__getitem__
+    pooled = dict(score_blend(lexical, [], dict(lexical), {}, 1.0, pool_of=pool, home="en"))
+    assert pooled == {1: pytest.approx(1.0), 2: pytest.approx(0.8)}
 
 
 def test_a_pool_far_behind_is_not_raised_to_the_top() -> None:
     lexical = [(1, 10.0), (2, 2.0), (3, 1.0)]
     pool = {1: "en", 2: "zh", 3: None}.__getitem__  # 3 has no vector yet, so no pool
-    pooled = dict(score_blend(lexical, [], dict(lexical), {}, keyword_weight=1.0, pool_of=pool))
+    pooled = dict(score_blend(lexical, [], dict(lexical), {}, 1.0, pool_of=pool, home="en"))
     assert pooled[2] == pytest.approx(2.0 / (POOL_FLOOR * 10.0))
     assert pooled[3] == pytest.approx(0.1)
 
