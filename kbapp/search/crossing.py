@@ -14,12 +14,22 @@ from kbapp.text.script import CJK_RE, Script
 from kbapp.text.terms import Term, query_terms
 
 
+def english_words(query: str, splits: Splitter | None = None) -> list[str]:
+    """The dictionary's English words for the Chinese words of ``query``; ``splits`` gives where
+    Chinese words may start and end, as for the unknown-word check (``vocabulary``), so both read
+    a question as the same words."""
+    dictionary = bridge()
+    if dictionary is None or CJK_RE.search(query) is None:
+        return []
+    folded = fold(query)  # the dictionary is in simplified characters
+    return dictionary.english_for(folded, splits(folded) if splits is not None else None)
+
+
 def bridged_terms(
     query: str, terms: list[Term], library: frozenset[Script], splits: Splitter | None = None
 ) -> list[Term]:
     """Terms for the words of ``query`` in the library's other languages, minus those already in
-    ``terms``; ``splits`` gives where Chinese words may start and end, as for the unknown-word
-    check (``vocabulary``), so both read a question as the same words."""
+    ``terms`` (``splits`` as for ``english_words``)."""
     words: list[str] = []
     has_cjk = CJK_RE.search(query) is not None
     has_latin = any(ch.isascii() and ch.isalpha() for ch in query)
@@ -30,11 +40,10 @@ def bridged_terms(
     dictionary = bridge()
     if dictionary is None:
         return []
-    folded = fold(query)  # the dictionary is in simplified characters
     if wants_english:
-        words += dictionary.english_for(folded, splits(folded) if splits is not None else None)
+        words += english_words(query, splits)
     if wants_chinese:
-        words += dictionary.chinese_for(folded)
+        words += dictionary.chinese_for(fold(query))
     seen = {t.text for t in terms}
     out = []
     for term in query_terms("，".join(words)) if words else []:

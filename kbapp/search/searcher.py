@@ -4,7 +4,8 @@ whether anything found is relevant at all (``relevance``).
 Dense retrieval runs per language pool (``pools``), and its cosines are centred on the
 question's mean similarity to each pool before they are blended with BM25, the other language's
 read against its own pool's best (``fusion``), so the passage that answers a Chinese question in
-an English manual competes on how well it matches, not on which language it is written in. Lexical mode
+an English manual competes on how well it matches, not on which language it is written in; a
+Chinese question's English reading (``reading``) also scores the English passages. Lexical mode
 has no relevance decision beyond "matches a term".
 """
 
@@ -33,6 +34,7 @@ from kbapp.search.lexical import lexical_search, term_stats
 from kbapp.search.pointers import is_pointer
 from kbapp.search.pools import PoolStats
 from kbapp.search.profile import LibraryProfile
+from kbapp.search.reading import Reading, english_reading
 from kbapp.search.relevance import relevant
 from kbapp.search.semantic import SemanticRetriever
 from kbapp.search.vocabulary import vocabulary
@@ -56,13 +58,15 @@ def _candidates(
     pool_of: dict[int, Script],
     pools: dict[Script, PoolStats],
     question: Script,
+    reading: Reading | None,
 ) -> list[Candidate]:
     """Fused candidates; in hybrid mode each is scored by both retrievers, and ``why`` says so.
 
     ``lexical`` is the keyword ranking (its first ``LEXICAL_DEPTH``) followed by the BM25 of
     vector candidates that ranked below that cut. ``why`` keeps each passage's raw cosine
     (``similarity``) and how far it stands out of its pool (``standout``). ``question`` is the
-    script the question is written in.
+    script the question is written in; with a ``reading`` of it in English, an English passage's
+    centred cosine is the mean of its own and the reading's (``english_reading`` in ``why``).
     """
     ranked, bm25 = lexical[:LEXICAL_DEPTH], dict(lexical)
     why: dict[int, dict[str, float | int]] = {c: {"bm25": round(score, 4)} for c, score in lexical}
@@ -86,6 +90,11 @@ def _candidates(
         if pool is not None:
             centred[chunk_id] = pool.centred(sim)
             entry["standout"] = round(pool.standout(sim), 3)
+    if reading is not None:
+        english = [c for c in centred if script(c) == Script.LATIN]
+        for chunk_id, value in reading.centred(semantic, english).items():
+            why[chunk_id]["english_reading"] = round(value, 4)
+            centred[chunk_id] = (centred[chunk_id] + value) / 2
     dense_ranked = sorted(((c, centred[c]) for c, _ in dense), key=lambda hit: -hit[1])
     for rank, (chunk_id, _) in enumerate(dense_ranked, start=1):
         why[chunk_id]["dense_rank"] = rank
@@ -167,8 +176,10 @@ class Searcher:
                 phrases, also = quoted_phrases(query), [c for c, _ in dense]
                 lexical = lexical_search(conn, rankable, LEXICAL_DEPTH, document_ids, phrases, also)
             weights = stats.weights(terms)
+            question = script_of(query)
+            reading = english_reading(query, question, semantic, pools, splits) if semantic else None
             candidates = _content_first(
-                conn, _candidates(lexical, dense, semantic, vector, pool_of, pools, script_of(query)), k
+                conn, _candidates(lexical, dense, semantic, vector, pool_of, pools, question, reading), k
             )
             results = assemble(conn, candidates, searched, weights, k, stats.weights(bridged))
             words = vocabulary(conn, query, library, splits) if semantic is not None else None
@@ -176,7 +187,7 @@ class Searcher:
         if semantic is not None and vector is not None and words is not None and results:
             everyday = semantic.everyday_similarity(vector)
             best = _best_per_pool(dense, pool_of, semantic.hubness(pool_of))
-            if not relevant(results, best, everyday, script_of(query), words):
+            if not relevant(results, best, everyday, question, words):
                 results = []
         if not results:
             status = ResponseStatus.NOTHING_RELEVANT if semantic is not None else ResponseStatus.NOTHING_FOUND
