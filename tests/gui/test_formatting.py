@@ -88,6 +88,9 @@ def test_citations_and_context_blocks() -> None:
     assert "Keyword match: not in the top 100 (BM25 1.250)" in tip
     tip = why_tooltip(result("x", [], why={"lexical_rank": 3, "bm25": 4.0, "similarity": 0.7123}))
     assert "Semantic match: not in the top 100 (similarity 0.71)" in tip
+    assert "read in English" not in tip
+    tip = why_tooltip(result("x", [], why={"dense_rank": 1, "similarity": 0.8, "english_reading": 0.05}))
+    assert "Semantic match also with the question read in English" in tip
 
 
 def test_locate_recovers_page_and_table_header_prefix() -> None:
