@@ -23,12 +23,17 @@ import math
 import threading
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import faiss
 import numpy as np
 
 from kbapp.hashing import sha256_file
 from kbapp.index.atomic import atomic_write, atomic_write_bytes
+
+# FAISS is imported where it is used: keyword search and most commands never touch the vectors,
+# and importing it is ~0.2 s of a one-shot command's start.
+if TYPE_CHECKING:
+    import faiss
 
 # Exact while a scan stays ~15 ms (2 cores idle; up to twice that under load). Hybrid p95, query
 # embedding (~13 ms) and keyword search included, measured 55 ms at 100k, 62 ms at 150k and 82 ms at
@@ -77,6 +82,8 @@ class IndexMismatch(Exception):
 
 
 def _empty_index(dimension: int, kind: str, lists: int) -> faiss.Index:
+    import faiss
+
     if kind == "flat":
         return faiss.index_factory(dimension, "IDMap2,SQfp16", faiss.METRIC_INNER_PRODUCT)
     index = faiss.index_factory(dimension, f"IVF{lists},SQfp16", faiss.METRIC_INNER_PRODUCT)
@@ -164,6 +171,8 @@ class VectorIndex:
 
     def ids(self) -> np.ndarray:
         """Chunk ids currently searchable, sorted."""
+        import faiss
+
         with self._lock:
             stored = faiss.vector_to_array(self._index.id_map) if self.kind == "flat" else self._ivf_ids()
         return np.sort(stored.astype(np.int64))
@@ -171,6 +180,8 @@ class VectorIndex:
     def _ivf_ids(self) -> np.ndarray:
         """The ids of every inverted list, walked list by list (~30 ms at 1M): a direct id map
         would make this free but cost memory and upkeep on every add and remove."""
+        import faiss
+
         lists = self._index.invlists
         parts = [
             faiss.rev_swig_ptr(lists.get_ids(i), lists.list_size(i)).copy()
@@ -198,6 +209,8 @@ class VectorIndex:
         a few documents, or the handful of passages whose similarity is asked for — is searched
         exactly, and the extra cells cost only a cheap membership test per vector.
         """
+        import faiss
+
         selector = faiss.IDSelectorBatch(allowed)
         if self.kind == "flat":
             return faiss.SearchParameters(sel=selector)
@@ -207,6 +220,8 @@ class VectorIndex:
     def save(self, folder: Path, state: IndexState) -> Manifest:
         """Write index then manifest, each atomically; a crash between the two leaves a manifest
         whose checksum no longer matches, which ``load`` rejects."""
+        import faiss
+
         with self._lock:
             atomic_write(folder / INDEX_FILE, lambda tmp: faiss.write_index(self._index, str(tmp)))
             manifest = Manifest(
@@ -224,6 +239,8 @@ class VectorIndex:
 
     @classmethod
     def load(cls, folder: Path, expected: IndexState) -> VectorIndex:
+        import faiss
+
         manifest = read_manifest(folder)
         problems = [
             ("library", manifest.library_id, expected.library_id),
@@ -250,6 +267,8 @@ class VectorIndex:
 
 
 def _is_kind(raw: faiss.Index, kind: str) -> bool:
+    import faiss
+
     if kind == "flat":
         return isinstance(raw, faiss.IndexIDMap2) and isinstance(
             faiss.downcast_index(raw.index), faiss.IndexScalarQuantizer
