@@ -136,8 +136,11 @@ def why_tooltip(result: SearchResult) -> str:
         label = QCoreApplication.translate("Formatting", "Semantic match: not in the top %1 (similarity %2)")
         rows.append(label.replace("%1", str(DENSE_DEPTH)).replace("%2", f"{why['similarity']:.2f}"))
     if "english_reading" in why:
-        label = "Semantic match also with the question read in English (dictionary)"
-        rows.append(QCoreApplication.translate("Formatting", label))
+        rows.append(
+            QCoreApplication.translate(
+                "Formatting", "Semantic match also with the question read in English (dictionary)"
+            )
+        )
     if why.get("merged_chunks"):
         label = QCoreApplication.translate("Formatting", "Joined from %1 overlapping passages")
         rows.append(label.replace("%1", str(why["merged_chunks"])))

@@ -130,6 +130,10 @@
         <translation>语义匹配：未进前 %1 名（相似度 %2）</translation>
     </message>
     <message>
+        <source>Semantic match also with the question read in English (dictionary)</source>
+        <translation>语义匹配也参考了问题的英文读法（词典）</translation>
+    </message>
+    <message>
         <source>Joined from %1 overlapping passages</source>
         <translation>由 %1 个重叠段落合并而成</translation>
     </message>
