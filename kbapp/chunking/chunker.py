@@ -15,8 +15,8 @@ Each page is tokenized once (``spans.span_counter``) and every size is read off 
 which keeps chunking to about one tokenizer pass over the text and linear in its length. A span's
 count can be a token off where it starts or ends inside a token (on the 5,768 passages of the
 import benchmark's manual and mixed documents and of ``manuals_mixed_dev``'s two manuals: equal
-for 97 %, one off for the rest, never more), so only a passage within ``_CUT_SLACK`` of the max is counted exactly. Counting
-every finished passage exactly was half of chunking's time.
+for 97 %, one off for the rest, never more), so only a passage within ``_CUT_SLACK`` of the max
+is counted exactly. Counting every finished passage exactly was half of chunking's time.
 """
 
 from __future__ import annotations
