@@ -25,5 +25,8 @@ class Script(StrEnum):
 def script_of(text: str, sample: int = 400) -> Script:
     """The script of the first ``sample`` characters (enough for a question or a passage)."""
     head = text[:sample]
-    letters = sum(ch.isalpha() for ch in head) or 1
-    return Script.CJK if len(CJK_RE.findall(head)) / letters >= CJK_SHARE else Script.LATIN
+    cjk = len(CJK_RE.findall(head))
+    if not cjk:  # most documents of an English library: no need to count letters one by one
+        return Script.LATIN
+    letters = sum(map(str.isalpha, head)) or 1
+    return Script.CJK if cjk / letters >= CJK_SHARE else Script.LATIN
