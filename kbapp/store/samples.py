@@ -3,6 +3,8 @@ every embedded passage belongs to (to group passages by language), and candidate
 
 from __future__ import annotations
 
+from itertools import chain
+
 import numpy as np
 from sqlalchemy.engine import Connection
 
@@ -40,6 +42,7 @@ def embedded_passages(conn: Connection, pack_id: str) -> tuple[np.ndarray, np.nd
         "SELECT v.chunk_id, c.document_id FROM vectors v JOIN chunks c ON c.id = v.chunk_id "
         "WHERE v.pack_id = ? ORDER BY v.chunk_id",
         (pack_id,),
-    ).all()
-    data = np.array(rows, dtype=np.int64).reshape(-1, 2)
+    )
+    # From flat ints: numpy asks each SQLAlchemy row for array attributes first, 0.25 s on 15,000 rows.
+    data = np.fromiter(chain.from_iterable(rows), dtype=np.int64).reshape(-1, 2)
     return data[:, 0].copy(), data[:, 1].copy()
