@@ -366,6 +366,45 @@ def gui_section(quick: bool) -> Section:
     return s
 
 
+def cli_section(quick: bool) -> Section:
+    s = Section(
+        "Command line: one search from a cold process",
+        "`kbapp search` in a new process per question (keyword and hybrid mode) vs Recoll's `recollq` on "
+        "the same files, tools alternating; median over 5–6 English and Chinese questions of wall time and "
+        "of the process's peak resident memory (`bench/bench_cli.py`). Libraries: the bundled sample library "
+        f"(4 documents) and SciFact's {'first 1,000' if quick else '5,183'} abstracts, each imported once "
+        "with embeddings. No target: shown so the cost of a one-shot command is not hidden.",
+    )
+    data, error = _run("bench_cli", ["--quick"] if quick else [], 3600)
+    if data is None:
+        s.error = error
+        return s
+    for r in data:  # type: ignore[attr-defined]
+        recoll = r["wall_s"].get("recollq")
+        recoll_mb = r["peak_mb"].get("recollq")
+        for mode in ("lexical", "hybrid"):
+            tool = f"kbapp {mode}"
+            where = f"{r['library']} library ({r['files']} files), {mode}"
+            for values, base, unit, what in (
+                (r["wall_s"][tool], recoll, "s", "wall time"),
+                (r["peak_mb"][tool], recoll_mb, "MB", "peak memory"),
+            ):
+                s.rows.append(
+                    Row(
+                        f"{where}: {what}",
+                        statistics.median(values),
+                        "Recoll `recollq`",
+                        statistics.median(base) if base else None,
+                        unit,
+                        target="none (shown beside Recoll's)",
+                        error=r["recoll_missing"],
+                    )
+                )
+    if error:
+        s.notes.append(f"(exit status: {error.splitlines()[0]})")
+    return s
+
+
 def reading_section(quick: bool) -> Section:
     sizes = ["0.5", "1"] if quick else ["1", "3"]
     s = Section(
@@ -413,6 +452,7 @@ def reading_section(quick: bool) -> Section:
 SECTIONS: list[Callable[[bool], Section]] = [
     import_section,
     reading_section,
+    cli_section,
     embedding_section,
     search_section,
     gui_section,
