@@ -25,7 +25,7 @@ import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from bench.bench_import import _env, _scifact_corpus
+from bench.bench_import import RECOLL_MISSING, _env, _scifact_corpus, recoll_config
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLE = ROOT / "resources" / "sample_library"
@@ -70,10 +70,8 @@ def _kbapp_library(folder: Path, work: Path) -> Path:
     return data
 
 
-def _recoll_config(folder: Path, work: Path) -> Path:
-    conf = work / "recoll-config"
-    conf.mkdir()
-    (conf / "recoll.conf").write_text(f"topdirs = {folder}\n", encoding="utf-8")
+def _recoll_index(folder: Path, work: Path) -> Path:
+    conf = recoll_config(folder, work)
     out = subprocess.run(
         ["recollindex", "-c", str(conf), "-z"],
         capture_output=True,
@@ -89,13 +87,11 @@ def measure(name: str, folder: Path) -> Result:
     result = Result(name, sum(1 for p in folder.iterdir() if p.is_file()))
     have_recoll = shutil.which("recollq") is not None
     if not have_recoll:
-        result.recoll_missing = (
-            "Recoll not installed: `apt-get install recoll` (as root) or your distribution's package"
-        )
+        result.recoll_missing = RECOLL_MISSING
     with tempfile.TemporaryDirectory(prefix="kbapp-bench-cli-") as tmp:
         work = Path(tmp)
         data = _kbapp_library(folder, work)
-        conf = _recoll_config(folder, work) if have_recoll else None
+        conf = _recoll_index(folder, work) if have_recoll else None
         runs: list[tuple[str, list[str], dict[str, str]]] = []
         for question in QUESTIONS[name]:
             for mode in MODES:

@@ -31,6 +31,7 @@ CACHE = ROOT / "bench" / ".cache"
 MANUAL = Path("/usr/share/doc/gnuplot/gnuplot.pdf")
 SCIFACT = Path(os.environ.get("KBAPP_EVAL_DIR", "/work/shared/eval")) / "scifact_train_en" / "docs"
 MIXED_KINDS = ("pdf", "docx", "html", "md")
+RECOLL_MISSING = "Recoll not installed: `apt-get install recoll` (as root) or your distribution's package"
 
 
 @dataclass(slots=True)
@@ -179,11 +180,17 @@ def run_kbapp(corpus: Corpus, work: Path) -> float:
     return elapsed
 
 
-def run_recoll(corpus: Corpus, work: Path) -> float:
+def recoll_config(folder: Path, work: Path) -> Path:
+    """A fresh Recoll configuration folder in ``work`` indexing ``folder`` and nothing else."""
     conf = work / "recoll-config"
     shutil.rmtree(conf, ignore_errors=True)
     conf.mkdir()
-    (conf / "recoll.conf").write_text(f"topdirs = {corpus.folder}\n", encoding="utf-8")
+    (conf / "recoll.conf").write_text(f"topdirs = {folder}\n", encoding="utf-8")
+    return conf
+
+
+def run_recoll(corpus: Corpus, work: Path) -> float:
+    conf = recoll_config(corpus.folder, work)
     env = dict(os.environ, RECOLL_CONFDIR=str(conf))
     started = time.perf_counter()
     out = subprocess.run(["recollindex", "-c", str(conf), "-z"], capture_output=True, text=True, env=env)
@@ -208,9 +215,7 @@ def measure(corpus: Corpus, runs: int) -> Result:
     result = Result(corpus.key, corpus.label, corpus.files, corpus.megabytes, [], [], corpus.kbapp_target)
     have_recoll = shutil.which("recollindex") is not None
     if not have_recoll:
-        result.recoll_missing = (
-            "Recoll not installed: `apt-get install recoll` (as root) or your distribution's package"
-        )
+        result.recoll_missing = RECOLL_MISSING
     with tempfile.TemporaryDirectory(prefix="kbapp-bench-import-") as tmp:
         work = Path(tmp)
         for i in range(runs):
