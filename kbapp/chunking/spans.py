@@ -6,7 +6,8 @@ cost several tokenizer passes over every page, and made cutting an unbroken run 
 quadratic (a binary search tokenizing ever-shorter prefixes of a megabyte). A counter that can
 give token offsets lets the chunker tokenize each page once and count any span by bisecting
 those offsets. A span that starts or ends inside a token counts that token, so span counts are
-estimates near a span's ends; the chunker counts finished passages exactly.
+estimates near a span's ends (on real documents one token off at most: see ``chunker``, which
+counts a passage near its maximum exactly).
 """
 
 from __future__ import annotations
