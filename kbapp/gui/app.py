@@ -17,7 +17,7 @@ from PySide6.QtWidgets import QApplication, QMessageBox
 from kbapp.gui.i18n import install_translators, resolve_language
 from kbapp.gui.main_window import MainWindow
 from kbapp.gui.settings import LANGUAGE, app_settings
-from kbapp.gui.termination import close_on_stop_signals, stop_listening
+from kbapp.gui.termination import close_on_stop_signals
 from kbapp.library.paths import resolve_data_dir
 
 _OPEN_AT_LATEST_MS = 400
@@ -81,11 +81,11 @@ def run(argv: list[str] | None = None, data_dir: str | None = None, open_paths: 
     ``open_paths``); returns the exit code once the window is closed."""
     app = create_application(sys.argv if argv is None else argv)
     window = launch(data_dir, open_paths)
-    close_on_stop_signals(window)  # logout, shutdown, Ctrl-C: close as if the user had
+    restore_signals = close_on_stop_signals(window)  # logout, shutdown, Ctrl-C: close as a click does
     try:
         code = app.exec()
     finally:
-        stop_listening()
+        restore_signals()
         if window.kb is not None:
             window.kb.close()
     return code if window.kb is not None else 1

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import signal
 import socket
+from collections.abc import Callable
+from types import FrameType
 
 from PySide6.QtCore import QSocketNotifier, QTimer
 from PySide6.QtWidgets import QWidget
@@ -22,19 +24,28 @@ from PySide6.QtWidgets import QWidget
 STOP_SIGNALS = ("SIGTERM", "SIGHUP", "SIGINT")  # those a platform lacks (Windows: SIGHUP) are skipped
 
 
-def close_on_stop_signals(window: QWidget) -> None:
-    """Close ``window`` when the process gets a stop signal (call from the main thread, once)."""
+def close_on_stop_signals(window: QWidget) -> Callable[[], None]:
+    """Close ``window`` when the process gets a stop signal (call from the main thread). Returns
+    what puts the previous handlers back, for once the event loop has ended: a signal while the
+    library closes must then end the process as before, not ask a gone window to close."""
     wakeup = _Wakeup(window)
-    signal.set_wakeup_fd(wakeup.writer.fileno())
+    previous_fd = signal.set_wakeup_fd(wakeup.writer.fileno())
+
+    def close(_signum: int, _frame: FrameType | None) -> None:
+        QTimer.singleShot(0, window.close)
+
+    previous = {}
     for name in STOP_SIGNALS:
         number = getattr(signal, name, None)
         if number is not None:
-            signal.signal(number, lambda _signum, _frame: QTimer.singleShot(0, window.close))
+            previous[number] = signal.signal(number, close)
 
+    def restore() -> None:
+        signal.set_wakeup_fd(previous_fd)
+        for number, handler in previous.items():
+            signal.signal(number, handler)
 
-def stop_listening() -> None:
-    """Stop routing signal wakeups to the window's socket (it is about to go)."""
-    signal.set_wakeup_fd(-1)
+    return restore
 
 
 class _Wakeup(QSocketNotifier):
