@@ -43,6 +43,6 @@ def embedded_passages(conn: Connection, pack_id: str) -> tuple[np.ndarray, np.nd
         "WHERE v.pack_id = ? ORDER BY v.chunk_id",
         (pack_id,),
     )
-    # From flat ints: numpy asks each SQLAlchemy row for array attributes first, 0.25 s on 15,000 rows.
+    # From flat ints: numpy asks each SQLAlchemy row for array attributes first (0.25 s, 8,409 rows).
     data = np.fromiter(chain.from_iterable(rows), dtype=np.int64).reshape(-1, 2)
     return data[:, 0].copy(), data[:, 1].copy()
