@@ -12,10 +12,6 @@ every set; among equals the one that answers the most. The even ones, and every 
 group, are only scored with it. Printed: answered (answerable questions kept) and refused
 (out-of-scope questions that get nothing) per group and part, for the fitted and the shipped gate.
 
-``KNOWN_ACROSS``, the cross-language margin for a question every word of which the library knows,
-is then fitted on the same odd ids (``fit_known``), and once more with the other constants at
-their shipped values, which is what ships.
-
 With ``--small DIR`` (the libraries ``bench/small_libraries.py`` builds), ``MARGIN_ALONE``, the
 margins where the unknown-word rule has faded out, is then fitted the same way with the rest of
 the gate fixed: each small library is asked its own questions and the out-of-scope files
@@ -59,12 +55,11 @@ class Group:
     cross: np.ndarray  # ... over the pools in the other language
     unknown: np.ndarray  # some word of the question is unknown to the library
     share: np.ndarray  # share of its words unknown to the library
-    known: np.ndarray  # the library knows every word of the question
     strength: np.ndarray  # the unknown-word rule's strength in the library (``vocabulary_strength``)
 
 
 def collect(kb: KnowledgeBase, path: Path, name: str, answerable: bool) -> Group:
-    rows: list[tuple[str, bool, bool, float, float, bool, float, bool, float]] = []
+    rows: list[tuple[str, bool, bool, float, float, bool, float, float]] = []
     current: dict[str, str] = {}
 
     def spy(results, best, everyday, query, words: Vocabulary):  # type: ignore[no-untyped-def]
@@ -81,7 +76,6 @@ def collect(kb: KnowledgeBase, path: Path, name: str, answerable: bool) -> Group
                 margins[False],
                 bool(words.unknown) and not words.known_code,
                 words.unknown_share,
-                bool(words.checked) and not words.unknown,
                 relevance.vocabulary_strength(words.library_terms),
             )
         )
@@ -98,7 +92,7 @@ def collect(kb: KnowledgeBase, path: Path, name: str, answerable: bool) -> Group
 
 def pooled(groups: list[Group], name: str) -> Group:
     """One group of the questions of several libraries."""
-    columns = ("ids", "odd", "covered", "same", "cross", "unknown", "share", "known", "strength")
+    columns = ("ids", "odd", "covered", "same", "cross", "unknown", "share", "strength")
     return Group(
         name, groups[0].answerable, *(np.concatenate([getattr(g, c) for g in groups]) for c in columns)
     )
@@ -110,7 +104,6 @@ class Gate:
     unknown_share: float
     close: tuple[float, float]
     alone: tuple[float, float]  # the margins where the unknown-word rule has faded out
-    known_across: float  # the cross-language margin for a question whose every word is known
 
     @classmethod
     def shipped(cls) -> Gate:
@@ -119,7 +112,6 @@ class Gate:
             relevance.UNKNOWN_SHARE,
             (relevance.CLOSE[True], relevance.CLOSE[False]),
             (relevance.MARGIN_ALONE[True], relevance.MARGIN_ALONE[False]),
-            relevance.KNOWN_ACROSS,
         )
 
 
@@ -132,9 +124,6 @@ def kept(group: Group, gate: Gate) -> np.ndarray:
         margin = {True: gate.margin[0], False: gate.margin[1]}
         alone = {True: gate.alone[0], False: gate.alone[1]}
         plain = relevance.margin_needed(same, group.strength, margin, alone)
-        if not same:
-            lowered = relevance.known_across(plain, group.strength, gate.known_across)
-            plain = np.where(group.known & ~flagged, lowered, plain)
         out |= signal >= np.where(flagged, np.maximum(gate.close[i], plain), plain)
     return out
 
@@ -162,7 +151,7 @@ def fit(groups: list[Group], keep: float) -> Gate:
     ):
         if close_same < same or close_cross < cross:
             continue
-        gate = Gate((same, cross), share, (close_same, close_cross), (same, cross), cross)
+        gate = Gate((same, cross), share, (close_same, close_cross), (same, cross))
         kept_rates = [rate(g, gate, True) for g in answerable]
         if min(kept_rates) < keep:
             continue
@@ -172,28 +161,6 @@ def fit(groups: list[Group], keep: float) -> Gate:
             best = (key, gate)
     assert best is not None, f"no gate keeps {keep:.0%} of every answerable set"
     return best[1]
-
-
-def fit_known(groups: list[Group], gate: Gate, floor: float = 0.8) -> Gate:
-    """``gate`` with the cross-language margin for questions whose every word the library knows
-    (``relevance.KNOWN_ACROSS``) that answers the most answerable questions on the odd ids, while
-    every out-of-scope group refusing at least ``floor`` of them with ``gate`` (the issue's 80 %)
-    still does. Unlike ``fit``, no floor on what is answered: a library in one language asked in
-    the other (the manual-page halves of ``manpage_sets.py``) answers far less than 99 % at any
-    margin, and this constant is there to raise that. Weighing answered and refused alike instead
-    (their shares added) was measured and is flat: on the odd ids each question answered costs
-    about one refused."""
-    answerable = pooled([g for g in groups if g.answerable], "answerable")
-    oos = [g for g in groups if not g.answerable]
-    held = [g for g in oos if rate(g, gate, True) >= floor]
-    best = replace(gate, known_across=gate.margin[1])
-    for known in (round(0.005 * i, 3) for i in range(int(gate.margin[1] / 0.005), -1, -1)):
-        candidate = replace(gate, known_across=known)
-        if any(rate(g, candidate, True) < floor for g in held):
-            break
-        if rate(answerable, candidate, True) > rate(answerable, best, True):
-            best = candidate
-    return best
 
 
 def fit_alone(groups: list[Group], gate: Gate) -> Gate:
@@ -277,9 +244,7 @@ def main() -> None:
         return out
 
     groups, reports = load(args.group), load(args.report)
-    fitted = fit_known(groups, fit(groups, args.keep))
-    known = fit_known(groups, replace(Gate.shipped(), known_across=relevance.MARGIN[False]))
-    print(f"KNOWN_ACROSS fitted with the other shipped constants fixed: {known.known_across}")
+    fitted = fit(groups, args.keep)
     small, small_reports = small_groups(args.small) if args.small else ([], [])
     if small:
         fitted = fit_alone(small, fitted)

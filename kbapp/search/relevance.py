@@ -38,16 +38,6 @@ files, answering every answerable question that ``MARGIN`` answers there; it is 
 even-numbered ones and on ``oos_heldout.jsonl`` asked of every small library. The cross-language
 margin is not raised (``calibrate_relevance.fit_alone`` says why).
 
-A question asked in one language of a library in the other has only the cross-language margin
-to clear, and a library knowing every one of its words is evidence the margin alone lacks: a
-Chinese question on a library of English manual pages (``bench/manpage_sets.py``, its English
-half alone) was refused 17 times in 74, and 14 of those 17 had no word the library lacked, while
-19 of the 20 held-out Chinese out-of-scope questions there had one. So for such a question the
-cross-language margin is ``KNOWN_ACROSS``, faded back to the full margin as the vocabulary's
-strength fades. It was fitted by ``calibrate_relevance.fit_known`` on the odd-numbered questions
-(the most questions right, answerable and out-of-scope weighing alike), with the other constants
-fixed, and reported on the even-numbered ones and ``oos_heldout.jsonl``.
-
 The hub correction was added after these constants were fitted, and they were kept. Refitted
 with it, the procedure's own choice is lower (cross-language margin 0.04, ``CLOSE`` 0.09 / 0.08,
 ``MARGIN_ALONE`` 0.01 / 0.04): on the large libraries it refuses exactly the fitting out-of-scope
@@ -72,7 +62,6 @@ MARGIN = {True: 0.0, False: 0.06}  # best cosine minus the best everyday cosine,
 MARGIN_ALONE = {True: 0.02, False: 0.06}  # ... where the unknown-word rule has faded out
 UNKNOWN_SHARE = 0.15  # share of the question's words unknown to the library that refuses it ...
 CLOSE = {True: 0.10, False: 0.09}  # ... unless the everyday margin is at least this, by "same language"
-KNOWN_ACROSS = 0.04  # the cross-language margin for a question every word of which the library knows
 # Library sizes (keyword terms indexed) between which the unknown-word rule fades in: the smallest
 # library it was fitted on holds 74,000; below 5,000 (a few pages) only a question none of whose
 # words the library knows counts as unknown.
@@ -110,14 +99,6 @@ def margin_needed(
     return alone[same] + strength * (margin[same] - alone[same])
 
 
-def known_across(margin: float, strength: float, known: float = KNOWN_ACROSS) -> float:
-    """The cross-language ``margin`` lowered towards ``known`` for a question the library knows
-    every word of, as far as the vocabulary's ``strength`` goes: in a small library knowing every
-    word says as little as missing one. Plain arithmetic like ``unknown_share_needed``; ``known``
-    is below both cross-language margins, so it only ever lowers them."""
-    return margin - strength * (margin - known)
-
-
 def _foreign(words: Vocabulary, strength: float) -> bool:
     """Too many of the question's words are unknown to the library, and it names no code the
     library has (a user who types E5021 is asking about E5021, whatever else they call it)."""
@@ -140,7 +121,4 @@ def relevant(
     strength = vocabulary_strength(words.library_terms)
     if _foreign(words, strength):
         return any(margin >= max(CLOSE[same], margin_needed(same, strength)) for margin, same in margins)
-    needed = {same: margin_needed(same, strength) for same in (True, False)}
-    if words.checked and not words.unknown:
-        needed[False] = known_across(needed[False], strength)
-    return any(margin >= needed[same] for margin, same in margins)
+    return any(margin >= margin_needed(same, strength) for margin, same in margins)

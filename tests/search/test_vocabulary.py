@@ -11,18 +11,14 @@ from kbapp.library import KnowledgeBase
 from kbapp.search.profile import LibraryProfile
 from kbapp.search.relevance import (
     FULL_STRENGTH_TERMS,
-    KNOWN_ACROSS,
     MARGIN,
     MARGIN_ALONE,
-    NO_STRENGTH_TERMS,
     UNKNOWN_SHARE,
     margin_needed,
-    relevant,
     unknown_share_needed,
     vocabulary_strength,
 )
 from kbapp.search.vocabulary import Vocabulary, vocabulary
-from kbapp.text.script import Script
 
 MANUAL = (
     "Fill-in-the-blank lines are drawn 4 em wide. To reset the controller, hold the RESET key "
@@ -107,21 +103,3 @@ def test_margins_rise_where_the_unknown_word_rule_fades() -> None:
         assert margin_needed(same, vocabulary_strength(FULL_STRENGTH_TERMS)) == MARGIN[same]
         assert margin_needed(same, vocabulary_strength(2_000)) == MARGIN_ALONE[same]
         assert MARGIN[same] <= margin_needed(same, vocabulary_strength(20_000)) <= MARGIN_ALONE[same]
-
-
-def test_across_languages_a_question_whose_every_word_is_known_needs_a_smaller_margin() -> None:
-    """A Chinese question on an English library whose best passage stands out of English everyday
-    text by less than the cross-language margin: answered when the library knows every one of its
-    words, not when one word is missing (even too few to refuse it), not when no word could be
-    looked up, and not in a library too small for its vocabulary to say anything."""
-    margin = (KNOWN_ACROSS + MARGIN[False]) / 2
-    everyday = {Script.LATIN: 0.80, Script.CJK: 0.85}
-    best = {Script.LATIN: 0.80 + margin}
-
-    def answered(checked: int, unknown: tuple[str, ...], terms: int = FULL_STRENGTH_TERMS) -> bool:
-        return relevant([], best, everyday, Script.CJK, Vocabulary(checked, unknown, terms))
-
-    assert answered(4, ())
-    assert not answered(10, ("作罢",))  # a share of 0.1, below UNKNOWN_SHARE
-    assert not answered(0, ())
-    assert not answered(4, (), NO_STRENGTH_TERMS)
