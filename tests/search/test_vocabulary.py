@@ -15,10 +15,12 @@ from kbapp.search.relevance import (
     MARGIN_ALONE,
     UNKNOWN_SHARE,
     margin_needed,
+    relevant,
     unknown_share_needed,
     vocabulary_strength,
 )
 from kbapp.search.vocabulary import Vocabulary, vocabulary
+from kbapp.text.script import Script
 
 MANUAL = (
     "Fill-in-the-blank lines are drawn 4 em wide. To reset the controller, hold the RESET key "
@@ -103,3 +105,15 @@ def test_margins_rise_where_the_unknown_word_rule_fades() -> None:
         assert margin_needed(same, vocabulary_strength(FULL_STRENGTH_TERMS)) == MARGIN[same]
         assert margin_needed(same, vocabulary_strength(2_000)) == MARGIN_ALONE[same]
         assert MARGIN[same] <= margin_needed(same, vocabulary_strength(20_000)) <= MARGIN_ALONE[same]
+
+
+def test_a_large_library_must_stand_out_of_everyday_text_in_the_questions_language() -> None:
+    """Every word of an everyday question is known to an encyclopedia, so only the margin over
+    everyday text can refuse it: a best passage barely above the closest everyday sentence is not
+    enough, one clearly above it is."""
+    everyday = {Script.CJK: 0.85, Script.LATIN: 0.80}
+    known = Vocabulary(5, (), FULL_STRENGTH_TERMS)
+    barely, clearly = 0.85 + MARGIN[True] / 2, 0.85 + MARGIN[True] + 0.005
+    assert MARGIN[True] > 0
+    assert not relevant([], {Script.CJK: barely}, everyday, Script.CJK, known)
+    assert relevant([], {Script.CJK: clearly}, everyday, Script.CJK, known)
