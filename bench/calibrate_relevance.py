@@ -166,24 +166,34 @@ def fit(groups: list[Group], keep: float) -> Gate:
     return best[1]
 
 
+def _most_refused(groups: list[Group], gate: Gate, candidates: list[Gate]) -> Gate:
+    """Of ``candidates``, the one that refuses the most out-of-scope questions of ``groups`` on the
+    odd ids (the worst group first, then all together) while answering every answerable question
+    there that ``gate`` answers; the first of equals. ``gate``'s own values must be a candidate."""
+    answerable = [g for g in groups if g.answerable]
+    oos = [g for g in groups if not g.answerable]
+    floor = [rate(g, gate, True) for g in answerable]
+    best: tuple[tuple[float, float], Gate] | None = None
+    for candidate in candidates:
+        if any(rate(g, candidate, True) < kept for g, kept in zip(answerable, floor, strict=True)):
+            continue
+        refused = [rate(g, candidate, True) for g in oos]
+        key = (min(refused), sum(refused))
+        if best is None or key > best[0]:
+            best = (key, candidate)
+    assert best is not None, "no candidate answers what the gate answers"
+    return best[1]
+
+
 def fit_same(groups: list[Group], gate: Gate) -> Gate:
     """``gate`` with the highest same-language margin for large libraries that keeps every
     answerable question ``gate`` keeps on the odd ids, refusing the most out-of-scope ones; no
     higher than the margin where the unknown-word rule has faded out, which must not be lower.
     The cross-language margin is left alone: ``fit_alone`` says why, and a lower one for questions
     whose every word is known was tried and withdrawn (SciFact's Chinese out-of-scope questions)."""
-    answerable = [g for g in groups if g.answerable]
-    oos = [g for g in groups if not g.answerable]
-    floor = [rate(g, gate, True) for g in answerable]
-    best = (tuple(rate(g, gate, True) for g in oos), gate)
-    for step in range(1, round((gate.alone[0] - gate.margin[0]) / 0.005) + 1):
-        candidate = replace(gate, margin=(round(gate.margin[0] + 0.005 * step, 3), gate.margin[1]))
-        if any(rate(g, candidate, True) < kept for g, kept in zip(answerable, floor, strict=True)):
-            break
-        refused = tuple(rate(g, candidate, True) for g in oos)
-        if (min(refused), sum(refused)) > (min(best[0]), sum(best[0])):
-            best = (refused, candidate)
-    return best[1]
+    steps = round((gate.alone[0] - gate.margin[0]) / 0.005)
+    margins = (round(gate.margin[0] + 0.005 * step, 3) for step in range(steps + 1))
+    return _most_refused(groups, gate, [replace(gate, margin=(m, gate.margin[1])) for m in margins])
 
 
 def fit_alone(groups: list[Group], gate: Gate) -> Gate:
@@ -193,24 +203,9 @@ def fit_alone(groups: list[Group], gate: Gate) -> Gate:
     asked across languages (35, half of them to fit on) to show what a higher one would cost the
     answers the app exists for; at 0.12, what a fit of both gave, a five-document library no
     longer answered a Chinese question from its English manual (``tests/search/test_hybrid.py``)."""
-    answerable = [g for g in groups if g.answerable]
-    oos = [g for g in groups if not g.answerable]
-    floor = [rate(g, gate, True) for g in answerable]
-    best: tuple[tuple[float, float], Gate] | None = None
-    for same in [round(0.01 * i, 2) for i in range(0, 13)]:
-        if same < gate.margin[0]:
-            continue
-        candidate = replace(gate, alone=(same, gate.margin[1]))
-        if any(
-            rate(g, candidate, True) < kept_before for g, kept_before in zip(answerable, floor, strict=True)
-        ):
-            continue
-        refused = [rate(g, candidate, True) for g in oos]
-        key = (min(refused), sum(refused))
-        if best is None or key > best[0]:
-            best = (key, candidate)
-    assert best is not None  # the gate's own margins always qualify
-    return best[1]
+    margins = (round(0.01 * i, 2) for i in range(13))
+    candidates = [replace(gate, alone=(m, gate.margin[1])) for m in margins if m >= gate.margin[0]]
+    return _most_refused(groups, gate, candidates)
 
 
 def small_groups(folder: Path) -> tuple[list[Group], list[Group]]:
