@@ -75,7 +75,9 @@ class Vectors:
         if reason is not None:
             self._notices.append(f"The vector index was rebuilt from the library ({reason}).")
         self.dense = dense
-        self._searcher.semantic = SemanticRetriever(encoder, dense, self._engine)
+        self._searcher.semantic = SemanticRetriever(
+            encoder, dense, self._engine, self._searcher.document_scripts
+        )
         return True
 
     def save(self) -> None:

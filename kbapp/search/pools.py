@@ -19,12 +19,12 @@ import numpy as np
 from sqlalchemy.engine import Engine
 
 from kbapp.index.dense import DenseIndex
-from kbapp.store.samples import document_openings, embedded_passages
-from kbapp.text.script import Script, script_of
+from kbapp.search.scripts import DocumentScripts
+from kbapp.store.samples import embedded_passages
+from kbapp.text.script import Script
 
 SAMPLE_SIZE = 1024  # vectors per pool for a question's mean and spread: ±0.002 on the mean
 SAMPLE_SEED = 0
-OPENING_CHARS = 20_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,9 +45,10 @@ class PoolStats:
 class LanguagePools:
     """The pools of one vector generation; rebuilt by ``current`` when the library changes."""
 
-    def __init__(self, engine: Engine, index: DenseIndex) -> None:
+    def __init__(self, engine: Engine, index: DenseIndex, scripts: DocumentScripts) -> None:
         self._engine = engine
         self._index = index
+        self._document_scripts = scripts
         self._lock = threading.Lock()
         self._generation = -2
         self._ids = np.empty(0, np.int64)  # embedded chunk ids, sorted
@@ -67,8 +68,7 @@ class LanguagePools:
         generation = self._index.generation
         with self._engine.connect() as conn:
             ids, docs = embedded_passages(conn, self._index.pack_id)
-            openings = document_openings(conn, OPENING_CHARS)
-        script = {doc: script_of(text, OPENING_CHARS) for doc, text in openings.items()}
+            script = self._document_scripts.of(conn)
         self.scripts = sorted({script.get(int(d), Script.LATIN) for d in np.unique(docs)})
         code_of = {s: i for i, s in enumerate(self.scripts)}
         self._ids = ids

@@ -1,5 +1,5 @@
 """What the library is like as a whole: the scripts its documents are written in and how much
-text it holds. Both are read again only when documents come or go."""
+text it holds. Both are read again only when the library's text changes."""
 
 from __future__ import annotations
 
@@ -8,11 +8,10 @@ from dataclasses import dataclass
 
 from sqlalchemy.engine import Connection
 
+from kbapp.search.scripts import DocumentScripts
 from kbapp.store.keywords import indexed_terms
-from kbapp.store.samples import document_generation, document_openings
-from kbapp.text.script import Script, script_of
-
-OPENING_CHARS = 20_000
+from kbapp.store.samples import text_generation
+from kbapp.text.script import Script
 
 
 @dataclass(frozen=True, slots=True)
@@ -22,17 +21,17 @@ class Profile:
 
 
 class LibraryProfile:
-    def __init__(self) -> None:
+    def __init__(self, scripts: DocumentScripts) -> None:
+        self._scripts = scripts
         self._lock = threading.Lock()
-        self._generation: tuple[int, int] = (-1, -1)
+        self._generation = -1
         self._profile = Profile(frozenset(), 0)
 
     def of(self, conn: Connection) -> Profile:
-        generation = document_generation(conn)
+        generation = text_generation(conn)
         with self._lock:
             if generation != self._generation:
-                openings = document_openings(conn, OPENING_CHARS)
-                scripts = frozenset(script_of(text, OPENING_CHARS) for text in openings.values())
+                scripts = frozenset(self._scripts.of(conn).values())
                 self._profile = Profile(scripts, indexed_terms(conn))
                 self._generation = generation
             return self._profile

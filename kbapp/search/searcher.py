@@ -36,6 +36,7 @@ from kbapp.search.pools import PoolStats
 from kbapp.search.profile import LibraryProfile
 from kbapp.search.reading import Reading, english_reading
 from kbapp.search.relevance import relevant
+from kbapp.search.scripts import DocumentScripts
 from kbapp.search.semantic import SemanticRetriever
 from kbapp.search.vocabulary import vocabulary
 from kbapp.store import passages
@@ -140,7 +141,8 @@ class Searcher:
         self._engine = engine
         self.semantic: SemanticRetriever | None = None
         self.semantic_unavailable = "the embedding model is not loaded"
-        self._library = LibraryProfile()
+        self.document_scripts = DocumentScripts()  # shared with the language pools (``SemanticRetriever``)
+        self._library = LibraryProfile(self.document_scripts)
 
     def search(
         self, query: str, k: int = 10, mode: str = "hybrid", document_ids: Sequence[int] | None = None

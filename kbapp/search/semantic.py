@@ -21,6 +21,7 @@ from sqlalchemy.engine import Engine
 from kbapp.index.dense import DenseIndex
 from kbapp.search.everyday import everyday_vectors
 from kbapp.search.pools import LanguagePools, PoolStats
+from kbapp.search.scripts import DocumentScripts
 from kbapp.text.script import Script
 
 
@@ -36,12 +37,14 @@ class QueryEncoder(Protocol):
 
 
 class SemanticRetriever:
-    def __init__(self, encoder: QueryEncoder, index: DenseIndex, engine: Engine) -> None:
+    def __init__(
+        self, encoder: QueryEncoder, index: DenseIndex, engine: Engine, scripts: DocumentScripts
+    ) -> None:
         if encoder.pack_id != index.pack_id:
             raise ValueError("the vector index and the encoder must use the same model pack")
         self.encoder = encoder
         self.index = index
-        self._pools = LanguagePools(engine, index)
+        self._pools = LanguagePools(engine, index, scripts)
         self._everyday: dict[Script, np.ndarray] | None = None
         self._questions: np.ndarray | None = None  # mean of the everyday sentences embedded as questions
         self._everyday_lock = threading.Lock()

@@ -30,10 +30,9 @@ def chunk_texts(conn: Connection, ids: list[int]) -> dict[int, str]:
     return {int(chunk_id): text for chunk_id, text in rows}
 
 
-def document_generation(conn: Connection) -> tuple[int, int]:
-    """Changes whenever a document is added or removed: (count, highest id)."""
-    count, top = conn.exec_driver_sql("SELECT count(*), coalesce(max(id), 0) FROM documents").one()
-    return int(count), int(top)
+def text_generation(conn: Connection) -> int:
+    """Changes whenever a page is stored or removed (``schema.TEXT_GENERATION_TRIGGERS``)."""
+    return int(conn.exec_driver_sql("SELECT value FROM meta WHERE key = 'text_generation'").scalar_one())
 
 
 def embedded_passages(conn: Connection, pack_id: str) -> tuple[np.ndarray, np.ndarray]:

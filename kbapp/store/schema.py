@@ -185,6 +185,16 @@ VECTOR_GENERATION_TRIGGERS = [
 ]
 
 
+# The same for the library's text: every page stored or removed (an import, a remove, OCR adding a
+# scanned page's text) bumps it, so what search keeps of the library as a whole (its languages, its
+# size in words) is read again when, and only when, the text changed.
+TEXT_GENERATION_TRIGGERS = [
+    f"CREATE TRIGGER pages_generation_{event.lower()} AFTER {event} ON pages BEGIN "
+    "UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'text_generation'; END"
+    for event in ("INSERT", "UPDATE", "DELETE")
+]
+
+
 def _v0_to_v1(conn: Connection) -> None:
     metadata.create_all(conn, tables=[meta, documents, pages, chunks, vectors])
     conn.exec_driver_sql(FTS_DDL)
@@ -214,5 +224,11 @@ def _v3_to_v4(conn: Connection) -> None:
     metadata.create_all(conn, tables=[ocr_pages])
 
 
-MIGRATIONS: list[Callable[[Connection], None]] = [_v0_to_v1, _v1_to_v2, _v2_to_v3, _v3_to_v4]
+def _v4_to_v5(conn: Connection) -> None:
+    conn.execute(meta.insert(), [{"key": "text_generation", "value": "0"}])
+    for ddl in TEXT_GENERATION_TRIGGERS:
+        conn.exec_driver_sql(ddl)
+
+
+MIGRATIONS: list[Callable[[Connection], None]] = [_v0_to_v1, _v1_to_v2, _v2_to_v3, _v3_to_v4, _v4_to_v5]
 SCHEMA_VERSION = len(MIGRATIONS)

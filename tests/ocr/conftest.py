@@ -35,7 +35,7 @@ def scan(lines: list[str], *, fontname: str = "helv", dpi: int = 150) -> np.ndar
     return np.frombuffer(pix.samples, dtype=np.uint8).reshape(pix.height, pix.width, 3).copy()
 
 
-def scanned_pdf(path: Path, pages: list[list[str] | None]) -> Path:
+def scanned_pdf(path: Path, pages: list[list[str] | None], *, fontname: str = "helv") -> Path:
     """An image-only PDF (None: a page with a real text layer, for mixed documents)."""
     doc = pymupdf.open()
     for lines in pages:
@@ -43,7 +43,7 @@ def scanned_pdf(path: Path, pages: list[list[str] | None]) -> Path:
         if lines is None:
             page.insert_text((72, 90), "Introduction: safety instructions for the operator.", fontsize=12)
             continue
-        pixels = scan(lines)
+        pixels = scan(lines, fontname=fontname)
         pix = pymupdf.Pixmap(pymupdf.csRGB, pixels.shape[1], pixels.shape[0], pixels.tobytes(), False)
         page.insert_image(page.rect, pixmap=pix)
     doc.save(path)

@@ -20,7 +20,7 @@ from kbapp.gui.preview.scan_marks import word_boxes
 from kbapp.importing.limits import ParseLimits
 from kbapp.library import KnowledgeBase
 from kbapp.store.ocr_pages import OcrState
-from tests.ocr.conftest import scan, scanned_pdf, text_pdf
+from tests.ocr.conftest import ZH_LINES, scan, scanned_pdf, text_pdf
 
 REPO = Path(__file__).resolve().parents[2]
 PAGES = [
@@ -83,6 +83,20 @@ def test_mixed_pdf_text_pages_first_scanned_pages_after_ocr(tmp_path: Path) -> N
         kb.run_ocr()
         assert found(kb, "conveyor") == [("mixed.pdf", 2)]
         assert found(kb, "safety") == [("mixed.pdf", 1)]
+
+
+def test_a_library_searched_before_ocr_knows_the_scans_language_after_it(tmp_path: Path) -> None:
+    # Search keeps what it knows of the library (its languages, its size) until the library's text
+    # changes; OCR adds text without adding a document, and must count as a change too.
+    (tmp_path / "guide.txt").write_text("Guide\n\nClean the lens with a dry cloth.\n", encoding="utf-8")
+    pdf = scanned_pdf(tmp_path / "camera.pdf", [ZH_LINES], fontname="china-s")
+    with library(tmp_path / "lib") as kb:
+        assert kb.import_paths([tmp_path / "guide.txt", pdf]).ok
+        assert found(kb, "exposure") == []
+        kb.run_ocr()
+        # An English question reaches the Chinese scan through the dictionary (曝光), which is
+        # only consulted for a library known to hold Chinese.
+        assert found(kb, "exposure") == [("camera.pdf", 1)]
 
 
 def test_png_jpeg_and_multi_page_tiff_are_read(tmp_path: Path) -> None:

@@ -19,6 +19,7 @@ from kbapp.search.relevance import (
     unknown_share_needed,
     vocabulary_strength,
 )
+from kbapp.search.scripts import DocumentScripts
 from kbapp.search.vocabulary import Vocabulary, vocabulary
 from kbapp.text.script import Script
 
@@ -39,7 +40,7 @@ def english_library(tmp_path: Path):  # type: ignore[no-untyped-def]
 
 def words_of(kb: KnowledgeBase, query: str) -> Vocabulary:
     with kb.engine.connect() as conn:
-        return vocabulary(conn, query, LibraryProfile().of(conn))
+        return vocabulary(conn, query, LibraryProfile(DocumentScripts()).of(conn))
 
 
 def test_missing_words_are_named_as_the_question_wrote_them(english_library: KnowledgeBase) -> None:

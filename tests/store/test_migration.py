@@ -38,5 +38,5 @@ def test_schema_2_library_gains_sources_and_collections(tmp_path: Path) -> None:
         version = conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
         tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
     conn.close()
-    assert version == (str(SCHEMA_VERSION),) and SCHEMA_VERSION == 4
+    assert version == (str(SCHEMA_VERSION),) and SCHEMA_VERSION == 5
     assert {"sources", "collections", "document_collections"} <= tables

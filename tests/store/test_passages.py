@@ -5,6 +5,8 @@ from __future__ import annotations
 from sqlalchemy.engine import Engine
 
 from kbapp.store import passages
+from kbapp.store.repository import delete_document
+from kbapp.store.samples import text_generation
 from tests.store.documents import add_document
 
 PAGES = ["First page: the pump.", "Second page: the valve.", "Third page: the fan."]
@@ -43,3 +45,22 @@ def test_pages_by_index(engine: Engine) -> None:
         assert passages.page_text(conn, paged, 1) == PAGES[1]
         assert passages.page_lengths(conn, paged, 1, 2) == [len(PAGES[1]), len(PAGES[2])]
     assert numbers == {(paged, 0): 7, (paged, 2): 9, (plain, 0): None}
+
+
+def test_the_text_generation_moves_with_every_page_stored_or_removed(engine: Engine) -> None:
+    # The old key, (document count, highest id), stood still when a document was replaced by
+    # one with the same id, and when OCR added a scanned page's text to a document.
+    def generation() -> int:
+        with engine.connect() as conn:
+            return text_generation(conn)
+
+    start = generation()
+    doc = add_document(engine, "manual.pdf", PAGES)
+    added = generation()
+    with engine.begin() as conn:
+        delete_document(conn, doc)
+    assert start < added < generation()
+    removed = generation()
+    with engine.begin() as conn:
+        conn.exec_driver_sql("SELECT count(*) FROM pages").one()
+    assert generation() == removed  # reading changes nothing
