@@ -34,11 +34,14 @@ SENSES = 3  # glosses of a word that count: the first senses are the common ones
 MAX_GLOSS_WORDS = 2
 PER_WORD = 4  # translations kept per word, in the order the dictionary gives them
 MAX_WORD = 4  # longest Chinese word tried when splitting a question
-CACHE_VERSION = 6  # bump when ``parse`` changes
+CACHE_VERSION = 10  # bump when ``parse`` changes
 
 _ENTRY_RE = re.compile(r"^(\S+) (\S+) \[[^\]]*\] /(.*)/$")
 _PAREN_RE = re.compile(r"\([^)]*\)")
 _WORD_RE = re.compile(r"[a-z0-9][a-z0-9'-]*")
+# A gloss that is one word, give or take the infinitive's "to" or an article: the entries an
+# English word is looked up among.
+_ONE_WORD_RE = re.compile(r"(?:(?:to|a|an|the)\s+)?[a-z0-9][a-z0-9'-]*")
 # A gloss word with a digit counts when it also has a letter ("3D", "MP3"): a code, never filler.
 _CODE_RE = re.compile(r"(?=.*[a-z])(?=.*[0-9])")
 _SKIP_GLOSS = ("cl:", "variant of", "surname", "abbr", "see ", "old variant", "used in", "also written")
@@ -134,9 +137,10 @@ def _usable(word: str) -> bool:
     return word[0].isalpha() and len(word) >= MIN_WORD and word not in _FUNCTION_WORDS
 
 
-def _glosses(definitions: str) -> list[tuple[int, list[str]]]:
-    """The first ``SENSES`` usable glosses of an entry, each with its sense number and its words
-    without filler."""
+def _glosses(definitions: str) -> list[tuple[int, list[str], bool]]:
+    """The first ``SENSES`` usable glosses of an entry, each with its sense number, its words
+    without filler, and whether it is one word and nothing else ("to reset", "stack (computing)";
+    not "this time", whose "this" is filler here but part of what the gloss means)."""
     out = []
     for sense, gloss in enumerate(definitions.split("/")[:SENSES]):
         gloss = _PAREN_RE.sub(" ", gloss).strip().lower()
@@ -144,7 +148,7 @@ def _glosses(definitions: str) -> list[tuple[int, list[str]]]:
             continue
         words = [w for w in _WORD_RE.findall(gloss) if w not in _GLOSS_FILLER and _usable(w)]
         if 0 < len(words) <= MAX_GLOSS_WORDS:
-            out.append((sense, words))
+            out.append((sense, words, _ONE_WORD_RE.fullmatch(gloss) is not None))
     return out
 
 
@@ -161,10 +165,10 @@ def parse(lines: list[str], common: frozenset[str] = frozenset()) -> Bridge:
         if len(word) < 2 or not CJK_RE.fullmatch(word[0]):
             continue
         glosses = _glosses(match.group(3))
-        for sense, gloss in glosses:
+        for sense, gloss, one_word in glosses:
             english = to_english[word]
             english.extend(w for w in gloss if w not in english)
-            if len(gloss) == 1:
+            if one_word and len(gloss) == 1:
                 to_chinese[stem(gloss[0])].append((sense, word not in common, len(glosses), word))
     chinese = {}
     for english_word, entries in to_chinese.items():

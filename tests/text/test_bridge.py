@@ -35,6 +35,23 @@ def test_parse_keeps_the_first_short_senses() -> None:
     assert b.to_chinese["port"] == ("端口",)
 
 
+def test_an_english_word_is_looked_up_only_among_glosses_that_are_that_word() -> None:
+    # "this time" and "at the same time" lose their function words on the way to the Chinese side
+    # of the bridge, but they do not mean "time": 时间 does, and it must not be crowded out.
+    lines = [
+        "此次 此次 [ci3 ci4] /this time/",
+        "同時 同时 [tong2 shi2] /at the same time/simultaneously/",
+        "時間 时间 [shi2 jian1] /time/period/CL:段[duan4]/",
+        "復位 复位 [fu4 wei4] /to reset/",
+        "堆棧 堆栈 [dui1 zhan4] /stack (computing)/",
+    ]
+    b = parse(lines)
+    assert b.to_chinese["time"] == ("时间",)
+    assert b.to_chinese["reset"] == ("复位",) and b.to_chinese["stack"] == ("堆栈",)
+    assert b.to_english["此次"] == ("time",)  # the Chinese word still reads as its gloss's words
+    assert "时间" in bridge().chinese_for("exposure time")  # type: ignore[union-attr]
+
+
 def test_words_start_and_end_where_the_segmenter_splits() -> None:
     b = parse(["大能 大能 [da4 neng2] /almighty/", "輸入 输入 [shu1 ru4] /to input/"])
     text = "最大能输入"  # "the most it can take": 最大 | 能 | 输入, not 最 | 大能
