@@ -17,10 +17,13 @@ from kbapp.contract import SearchResult
 
 @dataclass(frozen=True, slots=True)
 class PassageSpan:
-    """The passage as ``(page index, start, end)`` pieces, and its highlights the same way."""
+    """The passage as ``(page index, start, end)`` pieces, its highlights the same way, and where
+    it matches the question best as ``(page index, offset)``: a passage merged from several
+    chunks can be longer than the preview, and should open there, not at its first line."""
 
     pieces: list[tuple[int, int, int]]
     highlights: list[tuple[int, int, int]]
+    focus: tuple[int, int]
 
     @property
     def first_page_index(self) -> int:
@@ -46,9 +49,11 @@ def locate(pages: Sequence[tuple[int | None, str]], result: SearchResult) -> Pas
     if not body or not result.text.endswith(body):
         return None
     prefix = len(result.text) - len(body)
+    focus = _page_offset(pages, first, result.char_start + max(0, result.focus - prefix))
     return PassageSpan(
         _pieces(pages, first, result.char_start, last, result.char_end),
         _map_highlights(pages, first, result.char_start, result.highlights, prefix),
+        focus,
     )
 
 
@@ -74,9 +79,14 @@ def _map_highlights(
     for s, e in spans:
         if s < prefix:
             continue
-        page, offset, length = first, start + s - prefix, e - s
-        while page < len(pages) - 1 and offset > len(pages[page][1]):
-            offset -= len(pages[page][1]) + 1  # the newline joining two pages
-            page += 1
-        out.append((page, offset, min(offset + length, len(pages[page][1]))))
+        page, offset = _page_offset(pages, first, start + s - prefix)
+        out.append((page, offset, min(offset + e - s, len(pages[page][1]))))
     return out
+
+
+def _page_offset(pages: Sequence[tuple[int | None, str]], page: int, offset: int) -> tuple[int, int]:
+    """``offset`` into the pages joined from ``page`` on → ``(page index, offset in its text)``."""
+    while page < len(pages) - 1 and offset > len(pages[page][1]):
+        offset -= len(pages[page][1]) + 1  # the newline joining two pages
+        page += 1
+    return page, offset

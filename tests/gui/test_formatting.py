@@ -114,6 +114,7 @@ def test_locate_recovers_page_and_table_header_prefix() -> None:
     assert found is not None
     assert found.pieces == [(1, start, start + len(body))]
     assert found.highlights == [(1, start, start + 1)]
+    assert found.focus == (1, start)  # a focus in the repeated header opens at the passage
 
 
 def test_locate_spans_pages() -> None:
@@ -131,11 +132,13 @@ def test_locate_spans_pages() -> None:
             page_end_index=1,
             char_start=4,
             char_end=4,
+            focus=hit,
         ),
     )
     assert found is not None
     assert found.pieces == [(0, 4, 15), (1, 0, 4)]
     assert found.highlights == [(1, 0, 4)]
+    assert found.focus == (1, 0)
     assert locate(pages, result("changed since", [], page=1, page_end=1, char_start=0, char_end=5)) is None
     assert (
         locate(pages, result("rest", [], page=9, page_index=8, page_end_index=8, char_start=0, char_end=4))

@@ -63,7 +63,7 @@ class TextView(QPlainTextEdit):
         self.term_ranges: list[tuple[int, int]] = []
 
     def show_text(self, pages: Sequence[tuple[int | None, str]], span: PassageSpan | None) -> None:
-        """Show every page, mark ``span`` (passage + matched words) and scroll to it."""
+        """Show every page, mark ``span`` (passage + matched words) and scroll to its focus."""
         text, starts = _joined(pages) if pages else ("", [0])
         self.setPlainText(text)
         self.passage_range, self.term_ranges = None, []
@@ -84,13 +84,13 @@ class TextView(QPlainTextEdit):
         selections = [self._selection(a, b, passage_format) for a, b in pieces]
         selections += [self._selection(a, b, term_format) for a, b in self.term_ranges]
         self.setExtraSelections(selections)
-        cursor = self.textCursor()
-        cursor.setPosition(self.passage_range[1])
-        self.setTextCursor(cursor)
-        self.ensureCursorVisible()
-        cursor.setPosition(self.passage_range[0])
-        self.setTextCursor(cursor)
-        self.ensureCursorVisible()
+        # The whole passage when it fits, its start on top; else centred where it matches best.
+        page, offset = span.focus
+        for position in (self.passage_range[1], self.passage_range[0], to_qt(starts[page] + offset)):
+            cursor = self.textCursor()
+            cursor.setPosition(position)
+            self.setTextCursor(cursor)
+            self.ensureCursorVisible()
 
     def _selection(self, start: int, end: int, fmt: QTextCharFormat) -> QTextEdit.ExtraSelection:
         selection = QTextEdit.ExtraSelection()
