@@ -8,6 +8,8 @@ from itertools import chain
 import numpy as np
 from sqlalchemy.engine import Connection
 
+from kbapp.store.vectors import meta_value
+
 OPENING_PAGES = 8  # enough to tell a Chinese manual that quotes English code from an English one
 
 
@@ -32,7 +34,7 @@ def chunk_texts(conn: Connection, ids: list[int]) -> dict[int, str]:
 
 def text_generation(conn: Connection) -> int:
     """Changes whenever a page is stored or removed (``schema.TEXT_GENERATION_TRIGGERS``)."""
-    return int(conn.exec_driver_sql("SELECT value FROM meta WHERE key = 'text_generation'").scalar_one())
+    return int(meta_value(conn, "text_generation"))
 
 
 def embedded_passages(conn: Connection, pack_id: str) -> tuple[np.ndarray, np.ndarray]:
