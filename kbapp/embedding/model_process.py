@@ -95,10 +95,12 @@ class ModelProcess:
     def _await(
         self, conn: Connection, progress: Callable[[int], None] | None, cancel: Callable[[], bool] | None
     ) -> tuple[str, Any]:
+        # Asked after every message as well as every poll: batches that each take less than a poll
+        # would otherwise keep the answer coming and never let a cancel through.
         while True:
+            if cancel is not None and cancel():
+                self._cancel.set()
             if cancel is not None and not conn.poll(_CANCEL_POLL_SECONDS):
-                if cancel():
-                    self._cancel.set()
                 continue
             status, value = conn.recv()
             if status != "progress":
