@@ -154,19 +154,18 @@ def quality(engine: OcrEngine, every: int) -> dict[str, dict[str, float]]:
                 distance = edit_distance(comparable(ocr_rows), truth)
                 # Beside it: the CER outside the original's raster pictures, where the text layer has
                 # no text for what OCR reads (a screenshot of a web page, say). Both sides drop them.
-                hidden = [rect * scale for rect in pictures(original[number])]
+                rects = pictures(original[number])
+                hidden = [rect * scale for rect in rects]
                 shown = [ln for ln in page.lines if not _inside(*_centre(ln.box), hidden)]
-                text_truth = comparable(text_layer_rows(original[number], pictures(original[number])))
-                text_rows = in_rows([(ln.box.x0, ln.box.y0, ln.box.y1, ln.text) for ln in shown])
-                text_edits += edit_distance(comparable(text_rows), text_truth)
+                text_truth = comparable(text_layer_rows(original[number], rects))
+                text_rows = comparable(in_rows([(ln.box.x0, ln.box.y0, ln.box.y1, ln.text) for ln in shown]))
+                text_edits += edit_distance(text_rows, text_truth)
                 text_chars += len(text_truth)
                 # And without the text layer's tilted lines: the Chinese manual's cover has a faint
                 # exam sheet set at an angle behind its title, whose text layer is partly mojibake
                 # (fonts without a Unicode map); the engine reads upright lines only.
-                upright_truth = comparable(
-                    text_layer_rows(original[number], pictures(original[number]), upright=True)
-                )
-                upright_edits += edit_distance(comparable(text_rows), upright_truth)
+                upright_truth = comparable(text_layer_rows(original[number], rects, upright=True))
+                upright_edits += edit_distance(text_rows, upright_truth)
                 upright_chars += len(upright_truth)
                 raw_edits += edit_distance(comparable(page.text), comparable(original[number].get_text()))
                 edits, chars, pages = edits + distance, chars + len(truth), pages + 1
