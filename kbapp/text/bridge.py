@@ -7,14 +7,19 @@ words: "to reset", "stack (computing)"), and only the first few senses of each w
 explanatory glosses ("to restore sb or sth to its original position") would match every manual.
 A Chinese question is split into dictionary words by longest match; an English word is looked
 up among the entries whose gloss is exactly that word. Query side only: the index is unchanged.
+
+The parsed bridge is kept in the user cache as a small SQLite file and each word is looked up in
+it when asked: a one-shot ``kbapp search`` reads a few dozen rows instead of loading 100,000
+entries (a pickle of them took 50 ms of a 0.37 s search, and 25 MB stayed resident).
 """
 
 from __future__ import annotations
 
-import pickle
 import re
+import sqlite3
 import threading
 from collections import defaultdict
+from collections.abc import Iterator, Mapping
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from functools import lru_cache
@@ -23,7 +28,7 @@ from pathlib import Path
 
 from platformdirs import user_cache_path
 
-from kbapp.index.atomic import atomic_write_bytes
+from kbapp.index.atomic import atomic_write
 from kbapp.text.script import CJK_RE, CJK_RUN_RE
 from kbapp.text.terms import STOPWORDS, is_stopword, stem
 
@@ -34,7 +39,7 @@ SENSES = 3  # glosses of a word that count: the first senses are the common ones
 MAX_GLOSS_WORDS = 2
 PER_WORD = 4  # translations kept per word, in the order the dictionary gives them
 MAX_WORD = 4  # longest Chinese word tried when splitting a question
-CACHE_VERSION = 10  # bump when ``parse`` changes
+CACHE_VERSION = 11  # bump when ``parse`` or the cache file changes
 
 _ENTRY_RE = re.compile(r"^(\S+) (\S+) \[[^\]]*\] /(.*)/$")
 _PAREN_RE = re.compile(r"\([^)]*\)")
@@ -65,10 +70,44 @@ _FUNCTION_WORDS = STOPWORDS | {
 MIN_WORD = 3  # shorter English words (a contraction's "t", "up") carry no topic
 
 
+class StoredSide(Mapping[str, tuple[str, ...]]):
+    """One direction of the bridge in the cache file, read a word at a time. The connection is
+    shared by the threads that search (SQLite is built serialized); the lock keeps each lookup's
+    statement and fetch together."""
+
+    _SEPARATOR = "\x1f"
+
+    def __init__(self, conn: sqlite3.Connection, table: str) -> None:
+        self._conn, self._table, self._lock = conn, table, threading.Lock()
+
+    def __getitem__(self, word: str) -> tuple[str, ...]:
+        with self._lock:
+            row = self._conn.execute(f"SELECT glosses FROM {self._table} WHERE word = ?", (word,)).fetchone()
+        if row is None:
+            raise KeyError(word)
+        return tuple(row[0].split(self._SEPARATOR))
+
+    def __iter__(self) -> Iterator[str]:
+        with self._lock:
+            words = [word for (word,) in self._conn.execute(f"SELECT word FROM {self._table}")]
+        return iter(words)
+
+    def __len__(self) -> int:
+        with self._lock:
+            return int(self._conn.execute(f"SELECT count(*) FROM {self._table}").fetchone()[0])
+
+    @classmethod
+    def write(cls, conn: sqlite3.Connection, table: str, side: Mapping[str, tuple[str, ...]]) -> None:
+        conn.execute(f"CREATE TABLE {table} (word TEXT PRIMARY KEY, glosses TEXT NOT NULL) WITHOUT ROWID")
+        conn.executemany(
+            f"INSERT INTO {table} VALUES (?, ?)", ((w, cls._SEPARATOR.join(g)) for w, g in side.items())
+        )
+
+
 @dataclass(frozen=True, slots=True)
 class Bridge:
-    to_english: dict[str, tuple[str, ...]]  # simplified Chinese word → English words
-    to_chinese: dict[str, tuple[str, ...]]  # English word → simplified Chinese words
+    to_english: Mapping[str, tuple[str, ...]]  # simplified Chinese word → English words
+    to_chinese: Mapping[str, tuple[str, ...]]  # English word → simplified Chinese words
 
     def words(self, text: str, boundaries: AbstractSet[int] | None = None) -> list[str]:
         """The briefly glossed dictionary words of the Chinese in ``text``; a character that is
@@ -188,32 +227,54 @@ def dictionary_path() -> Path | None:
 _lock = threading.Lock()
 
 
+def _write_cache(cache: Path, built: Bridge) -> None:
+    def write(tmp: Path) -> None:
+        conn = sqlite3.connect(tmp)
+        try:
+            StoredSide.write(conn, "to_english", built.to_english)
+            StoredSide.write(conn, "to_chinese", built.to_chinese)
+            conn.commit()
+        finally:
+            conn.close()
+
+    cache.parent.mkdir(parents=True, exist_ok=True)
+    atomic_write(cache, write)
+
+
+def _open_cache(cache: Path) -> Bridge:
+    """The cached bridge; raises ``sqlite3.Error`` for a damaged file (its structure is checked,
+    7 ms) and ``OSError`` for a missing one."""
+    if not cache.is_file():
+        raise FileNotFoundError(cache)
+    conn = sqlite3.connect(f"{cache.as_uri()}?mode=ro", uri=True, check_same_thread=False)
+    if conn.execute("PRAGMA quick_check").fetchone() != ("ok",):
+        conn.close()
+        raise sqlite3.DatabaseError(f"{cache} is damaged")
+    return Bridge(StoredSide(conn, "to_english"), StoredSide(conn, "to_chinese"))
+
+
 @lru_cache(maxsize=1)
 def _load() -> Bridge | None:
     path = dictionary_path()
     if path is None:
         return None
-    cache = user_cache_path("kbapp") / f"bridge-{CACHE_VERSION}-{path.stat().st_size}.pickle"
+    cache = user_cache_path("kbapp") / f"bridge-{CACHE_VERSION}-{path.stat().st_size}.sqlite3"
     try:
-        with cache.open("rb") as f:
-            loaded = pickle.load(f)
-        if isinstance(loaded, Bridge):
-            return loaded
-    except (OSError, pickle.UnpicklingError, EOFError, AttributeError):
+        return _open_cache(cache)
+    except (OSError, sqlite3.Error):
         pass
     common_path = path.parent.parent / COMMON_WORDS_FILE
     common = common_path.read_text(encoding="utf-8-sig").split() if common_path.is_file() else []
     built = parse(path.read_text(encoding="utf-8").splitlines(), frozenset(common))
     try:
-        cache.parent.mkdir(parents=True, exist_ok=True)
-        atomic_write_bytes(cache, pickle.dumps(built, protocol=pickle.HIGHEST_PROTOCOL))
-    except OSError:
-        pass  # a read-only cache only costs the parse next time
-    return built
+        _write_cache(cache, built)
+        return _open_cache(cache)
+    except (OSError, sqlite3.Error):
+        return built  # a read-only or damaged cache only costs the parse next time
 
 
 def bridge() -> Bridge | None:
-    """The bridge: parsed from the dictionary once (seconds) and then read from a pickle in the
-    user cache (a fraction of a second); None if the dictionary package is missing."""
+    """The bridge: parsed from the dictionary once (seconds) and then looked up in its cache file;
+    None if the dictionary package is missing."""
     with _lock:
         return _load()
