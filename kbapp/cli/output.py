@@ -6,10 +6,11 @@ import json
 import sys
 from typing import Any
 
-from kbapp.contract import SearchResponse
+from kbapp.contract import SearchResponse, SearchResult
 
 _WIDTH = 600  # display columns of a passage printed whole; a longer one is cut ...
 _LEAD = 100  # ... from this many before the part that matches best
+_CLOSEST = 3  # passages judged not relevant that are still printed, under a heading that says so
 
 
 def emit_json(obj: Any) -> None:
@@ -28,6 +29,7 @@ def response_json(response: SearchResponse, query_id: str | None = None) -> dict
     data["message"] = response.message
     data["unknown_words"] = list(response.unknown_words)
     data["results"] = [r.to_json() for r in response.results]
+    data["closest"] = [r.to_json() for r in response.closest]
     return data
 
 
@@ -49,15 +51,23 @@ def print_response(response: SearchResponse) -> None:
     if not response.results and response.unknown_words:
         print(f"Not in the library: {', '.join(response.unknown_words)}")
     for r in response.results:
-        where = f"p. {r.page}" if r.page is not None else ""
-        if r.page is not None and r.page_end not in (None, r.page):
-            where = f"pp. {r.page}–{r.page_end}"
-        head = " · ".join(x for x in (r.title, where, r.heading or "") if x)
-        print(f"[{r.citation}] {head}  (score {r.score:.3f})")
-        start, end = r.snippet_span(_LEAD, _WIDTH)
-        if start == 0 and end == len(r.text):
-            print("    " + _marked(r.text, r.highlights).replace("\n", "\n    "))
-        else:  # from a little before the part that matches best (``SearchResult.focus``)
-            snippet = " ".join(r.text[start:end].split())
-            print("    " + ("… " if start else "") + snippet + (" …" if end < len(r.text) else ""))
-        print(f"    source: {r.path}")
+        _print_result(r)
+    if response.closest:
+        print(f"The {min(len(response.closest), _CLOSEST)} closest passages, judged not relevant:")
+        for r in response.closest[:_CLOSEST]:
+            _print_result(r)
+
+
+def _print_result(r: SearchResult) -> None:
+    where = f"p. {r.page}" if r.page is not None else ""
+    if r.page is not None and r.page_end not in (None, r.page):
+        where = f"pp. {r.page}–{r.page_end}"
+    head = " · ".join(x for x in (r.title, where, r.heading or "") if x)
+    print(f"[{r.citation}] {head}  (score {r.score:.3f})")
+    start, end = r.snippet_span(_LEAD, _WIDTH)
+    if start == 0 and end == len(r.text):
+        print("    " + _marked(r.text, r.highlights).replace("\n", "\n    "))
+    else:  # from a little before the part that matches best (``SearchResult.focus``)
+        snippet = " ".join(r.text[start:end].split())
+        print("    " + ("… " if start else "") + snippet + (" …" if end < len(r.text) else ""))
+    print(f"    source: {r.path}")

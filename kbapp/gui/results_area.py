@@ -4,6 +4,7 @@ importing, how to search, nothing found, failed), so the window only says what h
 from __future__ import annotations
 
 from collections.abc import Sequence
+from enum import Enum
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QGuiApplication, QPalette
@@ -19,10 +20,21 @@ from kbapp.gui.search_runner import SearchRequest
 CONTEXT_RESULTS = 5  # passages copied as context: enough to answer, few enough to read
 
 
+class Offer(Enum):
+    """What the button on a message page does. A value, not a stored callback: a bound method kept
+    on the widget would tie its Python wrapper into a cycle that the garbage collector may free
+    after Qt has deleted the widget (seen as a crash in the tests)."""
+
+    NOTHING = "nothing"
+    SEARCH_EVERYTHING = "search everything"
+    CLOSEST = "show the closest passages"
+
+
 class ResultsArea(QWidget):
     """The info line over the page stack; ``response`` is the search response on screen."""
 
     status = Signal(str, int)  # a message for the status bar, and how long it stays (ms)
+    searchEverything = Signal()  # nothing found among the selected documents: search them all
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -34,6 +46,8 @@ class ResultsArea(QWidget):
         self.info.hide()
         self.welcome = WelcomePage()
         self.message_page = MessagePage()
+        self.message_page.actionRequested.connect(self._act)
+        self._offer = Offer.NOTHING  # what the message page's button does
         self.results_view = ResultsView()
         self.results_view.copyRequested.connect(self.copy_passage)
         self.stack = QStackedWidget()
@@ -45,9 +59,31 @@ class ResultsArea(QWidget):
         column.addWidget(self.stack, 1)
         self._show_message(self.tr("Opening the library…"), "")  # until the library is listed
 
-    def _show_message(self, title: str, body: str, action: str = "") -> None:
+    def _show_message(self, title: str, body: str, action: str = "", offer: Offer = Offer.NOTHING) -> None:
+        """``action``: the label of the page's button, which does what ``offer`` says."""
+        self._offer = offer
         self.message_page.show_message(title, body, action)
         self.stack.setCurrentWidget(self.message_page)
+
+    def _act(self) -> None:
+        if self._offer is Offer.SEARCH_EVERYTHING:
+            emit(self.searchEverything)
+        elif self._offer is Offer.CLOSEST:
+            self._show_closest()
+
+    def _show_closest(self) -> None:
+        """The search judged nothing relevant and the user asked to see what came nearest: show it,
+        saying above it that these passages were judged not to answer the question."""
+        assert self.response is not None
+        self.info.setText(
+            self.tr(
+                "Nothing was judged relevant to this question. These are the closest passages "
+                "in the library; check them before relying on them."
+            )
+        )
+        self.info.show()
+        self.results_view.set_results(self.response.closest)
+        self.stack.setCurrentWidget(self.results_view)
 
     def set_writable(self, writable: bool) -> None:
         """A read-only library can be searched, so the welcome page offers no import."""
@@ -126,14 +162,19 @@ class ResultsArea(QWidget):
             lines = [self.tr("No passage in the library contains these words.")]
             if model_state == ModelState.LOADING:
                 lines.append(self.tr("Matching by meaning starts once the semantic model has loaded."))
-        action = ""
+        action, offer = "", Offer.NOTHING
         if request.document_ids is not None:
             lines.append(self.tr("Only the documents selected in the library were searched."))
-            action = self.tr("Search all documents")
+            action, offer = self.tr("Search all documents"), Offer.SEARCH_EVERYTHING
         else:
             lines.append(self.tr("Try other or fewer words, a synonym, or the other language."))
+            if response.closest:
+                action, offer = self.tr("Show the closest passages anyway"), Offer.CLOSEST
         self._show_message(
-            self.tr("Nothing found for “%1”").replace("%1", request.query), "\n".join(lines), action
+            self.tr("Nothing found for “%1”").replace("%1", request.query),
+            "\n".join(lines),
+            action,
+            offer,
         )
 
     def show_failure(self, message: str) -> None:

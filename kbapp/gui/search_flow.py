@@ -26,7 +26,7 @@ class SearchFlow(QObject):
         window.search_bar.leaveDown.connect(area.results_view.setFocus)
         area.results_view.selectionModel().currentChanged.connect(self._current_changed)
         area.results_view.opened.connect(self._opened)
-        area.message_page.actionRequested.connect(self._search_everything)
+        area.searchEverything.connect(self._search_everything)
         window.library.scopeChanged.connect(self.rerun)
 
     def search(self, query: str) -> None:

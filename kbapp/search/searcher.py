@@ -26,6 +26,7 @@ from kbapp.contract import (
     NOTHING_RELEVANT,
     ResponseStatus,
     SearchResponse,
+    SearchResult,
 )
 from kbapp.search.assemble import Candidate, assemble
 from kbapp.search.crossing import bridged_terms
@@ -186,14 +187,15 @@ class Searcher:
             results = assemble(conn, candidates, searched, weights, k, stats.weights(bridged))
             words = vocabulary(conn, query, library, splits) if semantic is not None else None
         status = ResponseStatus.OK if message is None else ResponseStatus.KEYWORD_ONLY
+        closest: list[SearchResult] = []
         if semantic is not None and vector is not None and words is not None and results:
             everyday = semantic.everyday_similarity(vector)
             best = _best_per_pool(dense, pool_of, semantic.hubness(pool_of))
             if not relevant(results, best, everyday, question, words):
-                results = []
+                results, closest = [], results
         if not results:
             status = ResponseStatus.NOTHING_RELEVANT if semantic is not None else ResponseStatus.NOTHING_FOUND
             message = message or (NOTHING_RELEVANT if semantic is not None else NOTHING_FOUND)
         took = (time.perf_counter() - started) * 1000
         unknown = words.unknown if words is not None else ()
-        return SearchResponse(query, mode, results, status, message, took, unknown)
+        return SearchResponse(query, mode, results, status, message, took, unknown, closest)

@@ -7,6 +7,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+from kbapp.embedding.pack import ModelPack
+
+SAMPLE_LIBRARY = Path(__file__).resolve().parents[2] / "resources" / "sample_library"
+
 
 def kbapp(data: Path, *args: str, input_text: str | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
@@ -72,3 +76,21 @@ def test_import_search_docs_remove_verify(tmp_path: Path, sample_folder: Path) -
     assert run.returncode == 0 and "removed 1" in run.stdout
     run = kbapp(data, "verify", "--json")
     assert json.loads(run.stdout)["ok"] is True
+
+
+def test_a_refused_question_prints_the_closest_passages_apart(
+    tmp_path: Path, default_pack: ModelPack
+) -> None:
+    """With the model: "nothing relevant" is the answer (no results), and the passages the search
+    set aside follow under a heading that says they were judged not relevant."""
+    data = tmp_path / "lib"
+    assert kbapp(data, "import", str(SAMPLE_LIBRARY)).returncode == 0
+    question = "who won the football world cup final"
+    run = kbapp(data, "search", question, "--json")
+    [obj] = [json.loads(line) for line in run.stdout.splitlines()]
+    assert obj["status"] == "nothing_relevant" and obj["results"] == []
+    assert obj["closest"] and obj["closest"][0]["rank"] == 1 and obj["closest"][0]["text"]
+    lines = kbapp(data, "search", question).stdout.splitlines()
+    assert lines[0].startswith("Nothing relevant found")
+    heading = lines.index("The 3 closest passages, judged not relevant:")
+    assert lines[heading + 1].startswith("[1] ")

@@ -6,6 +6,7 @@ from __future__ import annotations
 from kbapp.contract import ModelState, ResponseStatus, SearchResponse
 from kbapp.gui.results_area import ResultsArea
 from kbapp.gui.search_runner import SearchRequest
+from tests.gui.test_formatting import result
 
 
 def nothing(query: str, status: ResponseStatus, unknown: tuple[str, ...] = ()) -> SearchResponse:
@@ -25,7 +26,7 @@ def test_a_question_about_words_the_library_never_saw_says_which(qtbot) -> None:
         "No document mentions: zebra, giraffe",
         "Try other or fewer words, a synonym, or the other language.",
     ]
-    assert area.message_page.action.isHidden()
+    assert area.message_page.action.isHidden()  # the search set nothing aside to show
     assert area.response is response and area.info.isHidden()
 
 
@@ -48,8 +49,27 @@ def test_nothing_found_in_a_scope_offers_to_search_everything(qtbot) -> None:  #
     assert area.message_page.action.text() == "Search all documents"
     assert not area.message_page.action.isHidden()
     assert area.info.text() == "Searching only 2 selected documents."
-    with qtbot.waitSignal(area.message_page.actionRequested):
+    with qtbot.waitSignal(area.searchEverything):
         area.message_page.action.click()
+
+
+def test_a_refused_question_can_still_show_the_closest_passages(qtbot) -> None:  # type: ignore[no-untyped-def]
+    """ "Nothing relevant" stays the answer; the passages the search set aside are one click away,
+    under a line that says they were judged not to answer the question."""
+    area = ResultsArea()
+    qtbot.addWidget(area)
+    closest = [result("Exposure time sets how long the sensor collects light.", []), result("Gain", [])]
+    request = SearchRequest("曝光时间是什么意思")
+    response = SearchResponse(request.query, "hybrid", [], ResponseStatus.NOTHING_RELEVANT, closest=closest)
+    area.show_response(request, response, model_state=ModelState.READY, scope=None, keep=None)
+    assert area.stack.currentWidget() is area.message_page
+    assert area.message_page.action.text() == "Show the closest passages anyway"
+    area.message_page.action.click()
+    assert area.stack.currentWidget() is area.results_view
+    assert area.results_view.results_model.results() == closest
+    assert area.results_view.current_result() == closest[0]
+    assert area.info.text().startswith("Nothing was judged relevant to this question.")
+    assert area.response is response and response.results == []  # nothing is passed off as an answer
 
 
 def test_keyword_only_says_why(qtbot) -> None:  # type: ignore[no-untyped-def]

@@ -10,7 +10,7 @@ from PySide6.QtCore import Qt
 
 from kbapp.contract import ModelState
 from kbapp.embedding import default_pack_dir
-from tests.gui.conftest import WAIT_MS, drop_paths, search
+from tests.gui.conftest import WAIT_MS, drop_paths, screenshot, search
 
 PACK = default_pack_dir()
 
@@ -40,3 +40,16 @@ def test_semantic_result_arrives_after_embedding(qtbot, open_window, manuals: Pa
     assert "dense_rank" in top.why and top.why["similarity"] >= 0.8
     tooltip = window.results_area.results_view.model().index(0).data(Qt.ItemDataRole.ToolTipRole)
     assert "Semantic match: rank 1" in tooltip
+
+    # A question the manuals do not answer: "nothing relevant", and the nearest passages on request.
+    search(qtbot, window, "who won the football world cup final")
+    area = window.results_area
+    assert area.response.results == [] and area.response.closest
+    assert area.stack.currentWidget() is area.message_page
+    assert window.preview.result is None
+    screenshot(window, "09-nothing-relevant")
+    area.message_page.action.click()
+    assert area.stack.currentWidget() is area.results_view
+    assert area.info.isVisible() and "closest passages" in area.info.text()
+    assert window.preview.result == area.response.closest[0]
+    screenshot(window, "10-closest-passages-on-request")

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from kbapp.contract import ResponseStatus
 from kbapp.embedding.build import build_pack_from_hf
 from kbapp.embedding.pack import ModelPack
 from kbapp.library import KnowledgeBase
@@ -52,10 +53,15 @@ def test_keyword_and_code_queries_still_rank_first(library: KnowledgeBase) -> No
 
 
 def test_out_of_scope_question_is_answered_honestly(library: KnowledgeBase) -> None:
+    """Nothing is passed off as an answer; what the search found is kept apart, best first, for a
+    user who wants to look anyway."""
     for question in ("who won the football world cup final", "周末去哪里爬山比较好"):
         res = library.search(question)
         assert res.results == [], [r.text[:60] for r in res.results]
         assert res.message and "Nothing relevant" in res.message
+        assert res.status is ResponseStatus.NOTHING_RELEVANT and res.closest
+        assert [r.rank for r in res.closest] == list(range(1, len(res.closest) + 1))
+    assert library.search("exposure time").closest == []  # an answered question sets nothing aside
 
 
 SAMPLE_LIBRARY = Path(__file__).resolve().parents[2] / "resources" / "sample_library"

@@ -443,6 +443,10 @@
         <translation>正在打开资料库…</translation>
     </message>
     <message>
+        <source>Nothing was judged relevant to this question. These are the closest passages in the library; check them before relying on them.</source>
+        <translation>没有找到与此问题相关的内容。以下是资料库中最接近的段落，使用前请先核对。</translation>
+    </message>
+    <message>
         <source>Importing your documents…</source>
         <translation>正在导入文档…</translation>
     </message>
@@ -499,6 +503,10 @@
     <message>
         <source>Try other or fewer words, a synonym, or the other language.</source>
         <translation>请尝试换用或减少关键词、使用同义词，或换一种语言。</translation>
+    </message>
+    <message>
+        <source>Show the closest passages anyway</source>
+        <translation>仍然显示最接近的段落</translation>
     </message>
     <message>
         <source>Nothing found for “%1”</source>
