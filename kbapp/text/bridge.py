@@ -19,7 +19,7 @@ import re
 import sqlite3
 import threading
 from collections import defaultdict
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from functools import lru_cache
@@ -28,7 +28,7 @@ from pathlib import Path
 
 from platformdirs import user_cache_path
 
-from kbapp.index.atomic import atomic_write
+from kbapp.store.word_tables import open_word_tables, write_word_tables
 from kbapp.text.script import CJK_RE, CJK_RUN_RE
 from kbapp.text.terms import STOPWORDS, is_stopword, stem
 
@@ -40,6 +40,7 @@ MAX_GLOSS_WORDS = 2
 PER_WORD = 4  # translations kept per word, in the order the dictionary gives them
 MAX_WORD = 4  # longest Chinese word tried when splitting a question
 CACHE_VERSION = 11  # bump when ``parse`` or the cache file changes
+_TO_ENGLISH, _TO_CHINESE = "to_english", "to_chinese"  # the cache file's tables
 
 _ENTRY_RE = re.compile(r"^(\S+) (\S+) \[[^\]]*\] /(.*)/$")
 _PAREN_RE = re.compile(r"\([^)]*\)")
@@ -68,40 +69,6 @@ _FUNCTION_WORDS = STOPWORDS | {
     "under",
 }
 MIN_WORD = 3  # shorter English words (a contraction's "t", "up") carry no topic
-
-
-class StoredSide(Mapping[str, tuple[str, ...]]):
-    """One direction of the bridge in the cache file, read a word at a time. The connection is
-    shared by the threads that search (SQLite is built serialized); the lock keeps each lookup's
-    statement and fetch together."""
-
-    _SEPARATOR = "\x1f"
-
-    def __init__(self, conn: sqlite3.Connection, table: str) -> None:
-        self._conn, self._table, self._lock = conn, table, threading.Lock()
-
-    def __getitem__(self, word: str) -> tuple[str, ...]:
-        with self._lock:
-            row = self._conn.execute(f"SELECT glosses FROM {self._table} WHERE word = ?", (word,)).fetchone()
-        if row is None:
-            raise KeyError(word)
-        return tuple(row[0].split(self._SEPARATOR))
-
-    def __iter__(self) -> Iterator[str]:
-        with self._lock:
-            words = [word for (word,) in self._conn.execute(f"SELECT word FROM {self._table}")]
-        return iter(words)
-
-    def __len__(self) -> int:
-        with self._lock:
-            return int(self._conn.execute(f"SELECT count(*) FROM {self._table}").fetchone()[0])
-
-    @classmethod
-    def write(cls, conn: sqlite3.Connection, table: str, side: Mapping[str, tuple[str, ...]]) -> None:
-        conn.execute(f"CREATE TABLE {table} (word TEXT PRIMARY KEY, glosses TEXT NOT NULL) WITHOUT ROWID")
-        conn.executemany(
-            f"INSERT INTO {table} VALUES (?, ?)", ((w, cls._SEPARATOR.join(g)) for w, g in side.items())
-        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -227,30 +194,9 @@ def dictionary_path() -> Path | None:
 _lock = threading.Lock()
 
 
-def _write_cache(cache: Path, built: Bridge) -> None:
-    def write(tmp: Path) -> None:
-        conn = sqlite3.connect(tmp)
-        try:
-            StoredSide.write(conn, "to_english", built.to_english)
-            StoredSide.write(conn, "to_chinese", built.to_chinese)
-            conn.commit()
-        finally:
-            conn.close()
-
-    cache.parent.mkdir(parents=True, exist_ok=True)
-    atomic_write(cache, write)
-
-
 def _open_cache(cache: Path) -> Bridge:
-    """The cached bridge; raises ``sqlite3.Error`` for a damaged file (its structure is checked,
-    7 ms) and ``OSError`` for a missing one."""
-    if not cache.is_file():
-        raise FileNotFoundError(cache)
-    conn = sqlite3.connect(f"{cache.as_uri()}?mode=ro", uri=True, check_same_thread=False)
-    if conn.execute("PRAGMA quick_check").fetchone() != ("ok",):
-        conn.close()
-        raise sqlite3.DatabaseError(f"{cache} is damaged")
-    return Bridge(StoredSide(conn, "to_english"), StoredSide(conn, "to_chinese"))
+    tables = open_word_tables(cache, (_TO_ENGLISH, _TO_CHINESE))
+    return Bridge(tables[_TO_ENGLISH], tables[_TO_CHINESE])
 
 
 @lru_cache(maxsize=1)
@@ -262,12 +208,12 @@ def _load() -> Bridge | None:
     try:
         return _open_cache(cache)
     except (OSError, sqlite3.Error):
-        pass
+        pass  # not made yet, or damaged: parsed and written again
     common_path = path.parent.parent / COMMON_WORDS_FILE
     common = common_path.read_text(encoding="utf-8-sig").split() if common_path.is_file() else []
     built = parse(path.read_text(encoding="utf-8").splitlines(), frozenset(common))
     try:
-        _write_cache(cache, built)
+        write_word_tables(cache, {_TO_ENGLISH: built.to_english, _TO_CHINESE: built.to_chinese})
         return _open_cache(cache)
     except (OSError, sqlite3.Error):
         return built  # a read-only or damaged cache only costs the parse next time

@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from kbapp.store.word_tables import WordTable
 from kbapp.text import bridge as bridge_module
-from kbapp.text.bridge import StoredSide, bridge, parse
+from kbapp.text.bridge import bridge, parse
 
 LINES = [
     "復位 复位 [fu4 wei4] /to restore sb or sth to its original position/to reset/reset/",
@@ -33,7 +34,7 @@ def small_dictionary(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterato
 
 def test_the_cache_file_answers_as_the_parse_does(small_dictionary: Path) -> None:
     b = bridge()
-    assert b is not None and isinstance(b.to_english, StoredSide)
+    assert b is not None and isinstance(b.to_english, WordTable)
     parsed = parse(LINES)
     assert dict(b.to_english) == dict(parsed.to_english) and len(b.to_english) == len(parsed.to_english)
     assert dict(b.to_chinese) == dict(parsed.to_chinese)
