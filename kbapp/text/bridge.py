@@ -10,7 +10,7 @@ up among the entries whose gloss is exactly that word. Query side only: the inde
 
 The parsed bridge is kept in the user cache as a small SQLite file and each word is looked up in
 it when asked: a one-shot ``kbapp search`` reads a few dozen rows instead of loading 100,000
-entries (a pickle of them took 50 ms of a 0.37 s search, and 25 MB stayed resident).
+entries (a pickle of them took 50 ms of a 0.37 s search, and 28 MB stayed resident).
 """
 
 from __future__ import annotations
