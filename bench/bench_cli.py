@@ -1,8 +1,9 @@
 """What one search from the command line costs from a cold process: wall time and peak memory of
 ``kbapp search`` (keyword and hybrid mode) against Recoll's ``recollq`` on the same files.
 
-Libraries: the bundled sample library (4 documents, English and Chinese: what ``make run`` opens)
-and the import benchmark's corpus (b) of SciFact abstracts (1,000 with ``--quick``, else 5,183).
+Libraries: the bundled sample library (4 documents, English and Chinese: what ``make run`` opens),
+the import benchmark's manual (a) (gnuplot's 311-page PDF: the library size the targets are set
+for) and its corpus (b) of SciFact abstracts (1,000 with ``--quick``, else 5,183).
 Each is imported once with embeddings into a fresh kbapp library and indexed once by
 ``recollindex`` on a fresh configuration; then every question runs as a new process of each tool,
 tools alternating, and the figure is the median over the questions. Peak memory is the child's
@@ -25,13 +26,21 @@ import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from bench.bench_import import RECOLL_MISSING, _env, _scifact_corpus, recoll_config
+from bench.bench_import import RECOLL_MISSING, _env, _manual_corpus, _scifact_corpus, recoll_config
+from bench.installed import as_installed
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLE = ROOT / "resources" / "sample_library"
 QUESTIONS = {
     "sample": ["exposure time", "曝光时间怎么设置", "E5021", "XK-200 port", "复位", "pump seal replacement"],
     "scifact": ["protein folding", "vitamin D deficiency", "CTLA-4", "insulin resistance", "tumour growth"],
+    "manual": [
+        "set terminal png",
+        "logarithmic axis scale",
+        "fit a function to data",
+        "三维曲面怎么画",
+        "坐标轴刻度",
+    ],
 }
 MODES = ("lexical", "hybrid")
 
@@ -115,7 +124,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--quick", action="store_true", help="SciFact's first 1,000 abstracts instead of all")
     ap.add_argument("--json", type=Path, help="write the results here")
     args = ap.parse_args(argv)
-    results = [measure("sample", SAMPLE), measure("scifact", _scifact_corpus(args.quick).folder)]
+    as_installed()
+    results = [
+        measure("sample", SAMPLE),
+        measure("manual", _manual_corpus().folder),
+        measure("scifact", _scifact_corpus(args.quick).folder),
+    ]
     for r in results:
         for tool in r.wall_s:
             print(

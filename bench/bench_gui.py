@@ -34,6 +34,8 @@ from pathlib import Path
 
 import psutil
 
+from bench.installed import as_installed
+
 if (
     not os.environ.get("DISPLAY")
     and not os.environ.get("WAYLAND_DISPLAY")
@@ -47,6 +49,7 @@ TARGET_FIRST_RESULT_S = 1.5
 IDLE_S = 2.0
 TARGET_STALL_MS = 100.0
 QUERY = "E5021 曝光时间"
+CHILD = (sys.executable, "-m", "bench.bench_gui")  # run from ROOT, so ``bench`` imports
 
 
 def _child_startup(data_dir: str, born: float) -> None:
@@ -129,7 +132,7 @@ def measure_startup(runs: int) -> dict[str, float]:
         bares: list[float] = []
         for _ in range(runs):  # alternating with the bare-window baseline
             out = subprocess.run(
-                [sys.executable, __file__, "--child-startup", str(data_dir), "--born", repr(time.time())],
+                [*CHILD, "--child-startup", str(data_dir), "--born", repr(time.time())],
                 capture_output=True,
                 text=True,
                 check=True,
@@ -139,7 +142,7 @@ def measure_startup(runs: int) -> dict[str, float]:
             if "first_result" not in samples[-1]:
                 raise RuntimeError(f"the window showed no result for {QUERY!r} within 30 s")
             bare = subprocess.run(
-                [sys.executable, __file__, "--child-bare", "--born", repr(time.time())],
+                [*CHILD, "--child-bare", "--born", repr(time.time())],
                 capture_output=True,
                 text=True,
                 check=True,
@@ -346,6 +349,7 @@ def main() -> int:
         _child_bare(args.born)
         return 0
 
+    as_installed()
     startup = measure_startup(args.runs)
     stalls = measure_stalls(args.docs, args.scans, embed=not args.no_embed)
     checks = [

@@ -26,6 +26,8 @@ import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from bench.installed import as_installed
+
 ROOT = Path(__file__).resolve().parents[1]
 CACHE = ROOT / "bench" / ".cache"
 MANUAL = Path("/usr/share/doc/gnuplot/gnuplot.pdf")
@@ -237,6 +239,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--only", choices=["a", "b", "c"], action="append", help="run only these corpora")
     ap.add_argument("--json", type=Path, help="write the results here")
     args = ap.parse_args(argv)
+    as_installed()
     results = []
     print(f"{'corpus':<58}{'kbapp s':>9}{'Recoll s':>10}{'speed vs Recoll':>17}{'target':>8}")
     for corpus in corpora(args.quick):

@@ -38,6 +38,8 @@ from bench.report import ROOT, Row, Section, machine, render
 OUT = ROOT / "bench" / "report"
 README = ROOT / "README.md"
 START, END = "<!-- bench:start -->", "<!-- bench:end -->"
+# Issue 13: a one-shot ``kbapp search`` on a 220-page manual's library, by mode.
+CLI_WALL_TARGET_S = {"lexical": 0.3, "hybrid": 1.0}
 KBAPP, BASE = "#1f77b4", "#999999"
 
 
@@ -372,8 +374,11 @@ def cli_section(quick: bool) -> Section:
         "`kbapp search` in a new process per question (keyword and hybrid mode) vs Recoll's `recollq` on "
         "the same files, tools alternating; median over 5–6 English and Chinese questions of wall time and "
         "of the process's peak resident memory (`bench/bench_cli.py`). Libraries: the bundled sample library "
-        f"(4 documents) and SciFact's {'first 1,000' if quick else '5,183'} abstracts, each imported once "
-        "with embeddings. No target: shown so the cost of a one-shot command is not hidden.",
+        "(4 documents), the import benchmark's 311-page manual (gnuplot.pdf) and SciFact's "
+        f"{'first 1,000' if quick else '5,183'} abstracts, each imported once with embeddings. "
+        "kbapp runs from byte-compiled modules, as installed (`bench/installed.py`). "
+        "The wall-time targets are set on the manual's library; the other rows have none "
+        "and are shown so the cost of a one-shot command is not hidden.",
     )
     data, error = _run("bench_cli", ["--quick"] if quick else [], 3600)
     if data is None:
@@ -385,21 +390,23 @@ def cli_section(quick: bool) -> Section:
         for mode in ("lexical", "hybrid"):
             tool = f"kbapp {mode}"
             where = f"{r['library']} library ({r['files']} files), {mode}"
-            for values, base, unit, what in (
-                (r["wall_s"][tool], recoll, "s", "wall time"),
-                (r["peak_mb"][tool], recoll_mb, "MB", "peak memory"),
+            limit = CLI_WALL_TARGET_S[mode] if r["library"] == "manual" else None
+            for values, base, unit, what, target in (
+                (r["wall_s"][tool], recoll, "s", "wall time", limit),
+                (r["peak_mb"][tool], recoll_mb, "MB", "peak memory", None),
             ):
-                s.rows.append(
-                    Row(
-                        f"{where}: {what}",
-                        statistics.median(values),
-                        "Recoll `recollq`",
-                        statistics.median(base) if base else None,
-                        unit,
-                        target="none (shown beside Recoll's)",
-                        error=r["recoll_missing"],
-                    )
+                row = Row(
+                    f"{where}: {what}",
+                    statistics.median(values),
+                    "Recoll `recollq`",
+                    statistics.median(base) if base else None,
+                    unit,
+                    target=f"≤ {target:g} s" if target else "none (shown beside Recoll's)",
+                    error=r["recoll_missing"],
                 )
+                if target:
+                    row.met = row.value is not None and row.value <= target
+                s.rows.append(row)
     if error:
         s.notes.append(f"(exit status: {error.splitlines()[0]})")
     return s
