@@ -29,7 +29,7 @@ import numpy as np
 from kbapp.embedding import Encoder, PackError, default_pack_dir, load_pack
 from kbapp.embedding.build import build_default_pack, default_wheel_cache
 from kbapp.embedding.encoder import physical_cores
-from kbapp.embedding.tokens import plain_tokenizer
+from kbapp.embedding.tokens import load_tokenizer
 
 TARGET_TOKENS_PER_S = 3000
 TARGET_RATIO = 2.5
@@ -122,7 +122,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ours = Encoder(pack, threads=args.threads)
     passages = make_passages(ours, args.passages)
     # Exactly what the model is fed: <s> "passage: " text </s> (one window each), never padding.
-    tokenizer = plain_tokenizer(pack.tokenizer_path.read_text(encoding="utf-8"))
+    tokenizer = load_tokenizer(pack.tokenizer_path)
     tokens = sum(len(e.ids) for e in tokenizer.encode_batch(["passage: " + p for p in passages]))
     queries = _EN[:5] + _ZH[:5]
 

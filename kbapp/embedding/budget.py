@@ -12,11 +12,7 @@ from tokenizers import Tokenizer
 
 from kbapp.chunking.estimate import estimate_tokens
 from kbapp.chunking.spans import TokenCounter, TokenizerCounter
-from kbapp.embedding.tokens import plain_tokenizer
-
-
-def load_tokenizer(tokenizer_path: Path) -> Tokenizer:
-    return plain_tokenizer(tokenizer_path.read_text(encoding="utf-8"))
+from kbapp.embedding.tokens import load_tokenizer
 
 
 def counter_for(tok: Tokenizer) -> TokenCounter:

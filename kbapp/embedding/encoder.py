@@ -16,7 +16,7 @@ from tokenizers import Tokenizer
 
 from kbapp.contract import Cancelled
 from kbapp.embedding.pack import ModelPack
-from kbapp.embedding.tokens import Windower, plain_tokenizer
+from kbapp.embedding.tokens import Windower, load_tokenizer
 
 
 def physical_cores() -> int:
@@ -39,7 +39,7 @@ class Encoder:
     ) -> None:
         """Load the pack's model; ``threads`` defaults to the number of physical cores.
 
-        ``tokenizer`` is the pack's tokenizer if the caller already loaded it (``plain_tokenizer``
+        ``tokenizer`` is the pack's tokenizer if the caller already loaded it (``load_tokenizer``
         of ``pack.tokenizer_path``): loading the 17 MB vocabulary holds the GIL for a second or
         more, so an app should do it once.
         """
@@ -47,7 +47,7 @@ class Encoder:
         self._manifest = m
         self._pad = m.pad_id
         if tokenizer is None:
-            tokenizer = plain_tokenizer(pack.tokenizer_path.read_text(encoding="utf-8"))
+            tokenizer = load_tokenizer(pack.tokenizer_path)
         self._windower = Windower(tokenizer, max_tokens=m.max_tokens, bos=m.bos_id, eos=m.eos_id)
         self._session = _session(pack, threads)
 

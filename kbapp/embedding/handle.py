@@ -18,9 +18,10 @@ from tokenizers import Tokenizer
 
 from kbapp.chunking.estimate import estimate_tokens
 from kbapp.chunking.splitter import TokenCounter
-from kbapp.embedding.budget import counter_for, load_tokenizer
+from kbapp.embedding.budget import counter_for
 from kbapp.embedding.model_process import ModelProcess, ModelProcessError, RemoteCounter, RemoteEncoder
 from kbapp.embedding.pack import ModelPack, PackError, load_pack
+from kbapp.embedding.tokens import load_tokenizer
 
 if TYPE_CHECKING:
     from kbapp.embedding.encoder import Encoder

@@ -216,9 +216,9 @@ def serve(pipes: list[Connection], cancel: Event, pack_dir: str, threads: int | 
     """The child: load the model, say "ready" on the first pipe (or why not), then answer every
     pipe from its own thread until the window closes them or dies."""
     from kbapp.chunking.spans import TokenizerCounter
-    from kbapp.embedding.budget import load_tokenizer
     from kbapp.embedding.encoder import Encoder
     from kbapp.embedding.pack import load_pack
+    from kbapp.embedding.tokens import load_tokenizer
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is for the app to handle
     exit_with_parent()

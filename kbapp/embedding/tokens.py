@@ -9,13 +9,23 @@ reference behaviour token for token.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 
 from tokenizers import Tokenizer
 
 
 def plain_tokenizer(tokenizer_json: str) -> Tokenizer:
     """A tokenizer with any padding/truncation baked into the JSON switched off (we window instead)."""
-    tok = Tokenizer.from_str(tokenizer_json)
+    return _plain(Tokenizer.from_str(tokenizer_json))
+
+
+def load_tokenizer(tokenizer_path: Path) -> Tokenizer:
+    """``plain_tokenizer`` of a file, read by the tokenizers library itself: decoding the 17 MB
+    file into a Python string first cost about 0.04 s more of each one-shot search."""
+    return _plain(Tokenizer.from_file(str(tokenizer_path)))
+
+
+def _plain(tok: Tokenizer) -> Tokenizer:
     tok.no_padding()
     tok.no_truncation()
     return tok

@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 
 from kbapp.chunking import ChunkingConfig, chunk_document
-from kbapp.embedding.budget import counter_for, load_tokenizer
+from kbapp.embedding.budget import counter_for
 from kbapp.embedding.pack import ModelPack
+from kbapp.embedding.tokens import load_tokenizer
 from kbapp.ingest.document import Block, BlockKind, Page, ParsedDocument
 
 SENTENCES = (

@@ -13,7 +13,7 @@ from kbapp.embedding.encoder import Encoder
 from kbapp.embedding.pack import ModelPack, PackError, default_pack_dir, load_pack
 from kbapp.embedding.reference import ReferenceBert
 from kbapp.embedding.sources import DefaultSources, fetch_default_sources
-from kbapp.embedding.tokens import plain_tokenizer
+from kbapp.embedding.tokens import load_tokenizer
 from kbapp.embedding.weights import BertWeights
 
 MIXED_SENTENCES = [
@@ -119,7 +119,7 @@ def e5_reference(e5_weights: BertWeights) -> ReferenceBert:
 
 @pytest.fixture(scope="session")
 def e5_tokenizer(default_pack: ModelPack):
-    return plain_tokenizer(default_pack.tokenizer_path.read_text(encoding="utf-8"))
+    return load_tokenizer(default_pack.tokenizer_path)
 
 
 @pytest.fixture(scope="session")

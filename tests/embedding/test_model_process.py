@@ -16,6 +16,7 @@ from kbapp.embedding.encoder import Encoder
 from kbapp.embedding.handle import ModelHandle
 from kbapp.embedding.model_process import PASSAGES, ModelProcess, RemoteCounter, RemoteEncoder
 from kbapp.embedding.pack import ModelPack
+from kbapp.embedding.tokens import load_tokenizer
 from kbapp.library import KnowledgeBase
 
 
@@ -30,7 +31,7 @@ def test_remote_answers_match_the_in_process_encoder(
     remote: ModelProcess, default_pack: ModelPack, encoder: Encoder, mixed_sentences: list[str]
 ) -> None:
     far = RemoteEncoder(remote, default_pack)
-    near_counts = budget.counter_for(budget.load_tokenizer(default_pack.tokenizer_path))
+    near_counts = budget.counter_for(load_tokenizer(default_pack.tokenizer_path))
     counter = RemoteCounter(remote)
     assert (far.pack_id, far.dimension) == (encoder.pack_id, encoder.dimension)
     # More than one batch of passages, and a text longer than one model window.
