@@ -15,6 +15,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from kbapp.embedding.file_stamps import file_hashes
 from kbapp.hashing import sha256_file
 
 MANIFEST = "manifest.json"
@@ -87,7 +88,8 @@ def write_manifest(pack_dir: Path, manifest: Manifest) -> Manifest:
 
 
 def load_pack(path: Path) -> ModelPack:
-    """Read the manifest and check every listed file against its sha256 (~0.2 s for the default pack)."""
+    """Read the manifest and check every listed file against its sha256 (read again only for a file
+    changed since it was last hashed: ``file_stamps``)."""
     manifest_path = path / MANIFEST
     try:
         data = json.loads(manifest_path.read_text(encoding="utf-8"))
@@ -101,12 +103,13 @@ def load_pack(path: Path) -> ModelPack:
     for required in (MODEL_FILE, TOKENIZER_FILE):
         if required not in manifest.files:
             raise PackError(f"{manifest_path}: does not list {required}")
+    for name in manifest.files:
+        if not (path / name).is_file():
+            raise PackError(f"{path / name}: missing from model pack")
+    actual = file_hashes([path / name for name in manifest.files])
     for name, expected in manifest.files.items():
-        file = path / name
-        if not file.is_file():
-            raise PackError(f"{file}: missing from model pack")
-        if sha256_file(file) != expected:
-            raise PackError(f"{file}: sha256 does not match {MANIFEST} (corrupt or modified)")
+        if actual[path / name] != expected:
+            raise PackError(f"{path / name}: sha256 does not match {MANIFEST} (corrupt or modified)")
     return ModelPack(path=path, manifest=manifest)
 
 

@@ -55,8 +55,10 @@ def test_tiny_pack_loads(tmp_path):
     assert pack.model_path.name == "model.onnx"
 
 
-def test_modified_file_is_named(tmp_path):
+def test_modified_file_is_named(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     root = _tiny_pack(tmp_path / "p")
+    load_pack(root)  # hashed once and stamped: the edit below must still be seen
     (root / "model.onnx").write_bytes(b"not really onnx!")
     with pytest.raises(PackError, match=r"model\.onnx.*sha256"):
         load_pack(root)
