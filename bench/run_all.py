@@ -389,7 +389,7 @@ def cli_section(quick: bool) -> Section:
         recoll_mb = r["peak_mb"].get("recollq")
         for mode in ("lexical", "hybrid"):
             tool = f"kbapp {mode}"
-            where = f"{r['library']} library ({r['files']} files), {mode}"
+            where = f"{r['library']} library ({r['files']} file{'s' if r['files'] != 1 else ''}), {mode}"
             limit = CLI_WALL_TARGET_S[mode] if r["library"] == "manual" else None
             for values, base, unit, what, target in (
                 (r["wall_s"][tool], recoll, "s", "wall time", limit),
