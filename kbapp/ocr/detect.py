@@ -6,11 +6,11 @@ a union-find, which keeps post-processing to numpy plus one Python pass over run
 per page) and avoids an OpenCV dependency for contours.
 
 A blob is kept when the mean probability over its own pixels reaches ``_BOX_THRESHOLD``. The mean
-over its bounding box, which PP-OCR's fast mode uses and this module used before, drops whenever
-the blob is not a filled rectangle: a line of text touching the rule of a table under it became
-one blob whose box was mostly the rule's empty surroundings, and the whole line was dropped
-(measured on the Chinese manual's fitting pages, 3, 7, 11, ...: 4.70 % CER, 3.17 % with this
-score; the English manual's 1.32 % → 1.33 %). ``_BOX_THRESHOLD`` is PP-OCR's default box
+over its bounding box (PP-OCR's fast mode) drops whenever the blob is not a filled rectangle: a
+line of text touching the rule of a table under it becomes one blob whose box is mostly the rule's
+empty surroundings, and the whole line was dropped (the Chinese development manual's fitting
+pages, 3, 7, 11, ...: 4.70 % CER with the box mean, 3.17 % with this score; the English manual's
+1.32 % and 1.33 %). ``_BOX_THRESHOLD`` is PP-OCR's default box
 threshold, not fitted: 0.5, 0.6 and 0.7 gave the same text on those pages.
 """
 
