@@ -17,12 +17,12 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import tempfile
 from pathlib import Path
 
 from platformdirs import user_cache_path
 
 from kbapp.hashing import sha256_file
+from kbapp.index.atomic import atomic_write_bytes
 
 STAMPS_FILE = "pack-file-hashes.json"
 
@@ -62,14 +62,6 @@ def _read(cache: Path) -> dict[str, object]:
 
 
 def _write(cache: Path, stamps: dict[str, object]) -> None:
-    """Replace the stamps file whole, so a reader never sees half of one."""
     with contextlib.suppress(OSError):
         cache.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=cache.parent, prefix=".stamps-")
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as out:
-                json.dump(stamps, out)
-            os.replace(tmp, cache)
-        finally:
-            with contextlib.suppress(FileNotFoundError):
-                os.unlink(tmp)
+        atomic_write_bytes(cache, json.dumps(stamps).encode("utf-8"))
