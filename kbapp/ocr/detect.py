@@ -10,8 +10,8 @@ over its bounding box (PP-OCR's fast mode) drops whenever the blob is not a fill
 line of text touching the rule of a table under it becomes one blob whose box is mostly the rule's
 empty surroundings, and the whole line was dropped (the Chinese development manual's fitting
 pages, 3, 7, 11, ...: 4.70 % CER with the box mean, 3.17 % with this score; the English manual's
-1.32 % and 1.33 %). ``_BOX_THRESHOLD`` is PP-OCR's default box
-threshold, not fitted: 0.5, 0.6 and 0.7 gave the same text on those pages.
+1.32 % and 1.33 %). ``_BOX_THRESHOLD`` is PP-OCR's default box threshold, not fitted: 0.5, 0.6
+and 0.7 gave the same text on those pages.
 """
 
 from __future__ import annotations
