@@ -52,4 +52,5 @@ def test_semantic_result_arrives_after_embedding(qtbot, open_window, manuals: Pa
     assert area.stack.currentWidget() is area.results_view
     assert area.info.isVisible() and "closest passages" in area.info.text()
     assert window.preview.result == area.response.closest[0]
+    qtbot.waitUntil(lambda: window.preview.shown_doc == area.response.closest[0].doc_id, timeout=WAIT_MS)
     screenshot(window, "10-closest-passages-on-request")
