@@ -122,12 +122,13 @@ def kept(group: Group, gate: Gate) -> np.ndarray:
     """The decision of ``relevance.relevant`` for each question of ``group``, on recorded signals."""
     needed = relevance.unknown_share_needed(group.strength, gate.unknown_share)
     flagged = group.unknown & (group.share >= needed)
+    escapes = ~(flagged & (group.share >= relevance.MOSTLY_UNKNOWN))
     out = group.covered.copy()
     for i, (signal, same) in enumerate(((group.same, True), (group.cross, False))):
         margin = {True: gate.margin[0], False: gate.margin[1]}
         alone = {True: gate.alone[0], False: gate.alone[1]}
         plain = relevance.margin_needed(same, group.strength, margin, alone)
-        out |= signal >= np.where(flagged, np.maximum(gate.close[i], plain), plain)
+        out |= escapes & (signal >= np.where(flagged, np.maximum(gate.close[i], plain), plain))
     return out
 
 

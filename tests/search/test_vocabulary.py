@@ -10,9 +10,11 @@ import pytest
 from kbapp.library import KnowledgeBase
 from kbapp.search.profile import LibraryProfile
 from kbapp.search.relevance import (
+    CLOSE,
     FULL_STRENGTH_TERMS,
     MARGIN,
     MARGIN_ALONE,
+    MOSTLY_UNKNOWN,
     UNKNOWN_SHARE,
     margin_needed,
     relevant,
@@ -118,3 +120,16 @@ def test_a_large_library_must_stand_out_of_everyday_text_in_the_questions_langua
     assert MARGIN[True] > 0
     assert not relevant([], {Script.CJK: barely}, everyday, Script.CJK, known)
     assert relevant([], {Script.CJK: clearly}, everyday, Script.CJK, known)
+
+
+def test_a_passage_very_close_in_meaning_excuses_one_unknown_word_not_most_of_them() -> None:
+    """"Venules have less tunica adventitia" with "adventitia" spelled otherwise in the library is
+    answered by a passage very close to it; "train a neural network in PyTorch" asked of a manual
+    that only knows "network" is not, however close its best passage comes."""
+    everyday = {Script.LATIN: 0.80}
+    best = {Script.LATIN: 0.80 + CLOSE[True] + 0.01}
+    one_of_six = Vocabulary(6, ("adventitia",), FULL_STRENGTH_TERMS)
+    three_of_four = Vocabulary(4, ("train", "neural", "pytorch"), FULL_STRENGTH_TERMS)
+    assert one_of_six.unknown_share < MOSTLY_UNKNOWN <= three_of_four.unknown_share
+    assert relevant([], best, everyday, Script.LATIN, one_of_six)
+    assert not relevant([], best, everyday, Script.LATIN, three_of_four)
