@@ -123,9 +123,9 @@ def test_a_large_library_must_stand_out_of_everyday_text_in_the_questions_langua
 
 
 def test_a_passage_very_close_in_meaning_excuses_one_unknown_word_not_most_of_them() -> None:
-    """"Venules have less tunica adventitia" with "adventitia" spelled otherwise in the library is
-    answered by a passage very close to it; "train a neural network in PyTorch" asked of a manual
-    that only knows "network" is not, however close its best passage comes."""
+    """A claim about "tunica adventitia", a term the library spells otherwise, is answered by a
+    passage very close to it; "train a neural network in PyTorch", asked of a manual that only
+    knows "network", is not, however close its best passage comes."""
     everyday = {Script.LATIN: 0.80}
     best = {Script.LATIN: 0.80 + CLOSE[True] + 0.01}
     one_of_six = Vocabulary(6, ("adventitia",), FULL_STRENGTH_TERMS)
