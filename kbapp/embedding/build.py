@@ -14,6 +14,7 @@ from pathlib import Path
 
 import platformdirs
 
+from kbapp.embedding.covered import common_path, common_tokenizer_json
 from kbapp.embedding.e5_q4 import read_e5_q4
 from kbapp.embedding.hf_bert import read_hf_bert, read_token_limit
 from kbapp.embedding.onnx_writer import build_bert_onnx, save_model
@@ -108,6 +109,9 @@ def _write_pack(
         progress("writing ONNX graph")
         save_model(build_bert_onnx(weights), staging / MODEL_FILE)
         (staging / TOKENIZER_FILE).write_bytes(tokenizer_json)
+        small = common_tokenizer_json(tokenizer_json.decode("utf-8"))
+        if small is not None:
+            common_path(staging / TOKENIZER_FILE).write_text(small, encoding="utf-8")
         write_manifest(staging, manifest)
         load_pack(staging)
         staging.chmod(0o755)  # mkdtemp makes it private; a pack is ordinary shared data

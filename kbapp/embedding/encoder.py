@@ -12,11 +12,10 @@ from collections.abc import Callable, Sequence
 import numpy as np
 import onnxruntime as ort
 import psutil
-from tokenizers import Tokenizer
 
 from kbapp.contract import Cancelled
 from kbapp.embedding.pack import ModelPack
-from kbapp.embedding.tokens import Windower, load_tokenizer
+from kbapp.embedding.tokens import TextTokenizer, Windower, load_tokenizer
 
 
 def physical_cores() -> int:
@@ -35,13 +34,13 @@ def _session(pack: ModelPack, threads: int | None) -> ort.InferenceSession:
 
 class Encoder:
     def __init__(
-        self, pack: ModelPack, *, threads: int | None = None, tokenizer: Tokenizer | None = None
+        self, pack: ModelPack, *, threads: int | None = None, tokenizer: TextTokenizer | None = None
     ) -> None:
         """Load the pack's model; ``threads`` defaults to the number of physical cores.
 
         ``tokenizer`` is the pack's tokenizer if the caller already loaded it (``load_tokenizer``
-        of ``pack.tokenizer_path``): loading the 17 MB vocabulary holds the GIL for a second or
-        more, so an app should do it once.
+        of ``pack.tokenizer_path``): loading the vocabulary holds the GIL (0.1-0.3 s, see
+        ``covered``), so an app should do it once.
         """
         m = pack.manifest
         self._manifest = m

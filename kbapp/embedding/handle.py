@@ -3,9 +3,10 @@ budgets, and the encoder, loaded only when something needs vectors.
 
 Loading the ONNX session takes a moment; the GUI does it in the background and keyword search
 works meanwhile. A window also keeps the model out of its own process (``own_process``, see
-``model_process``): loading the tokenizer holds the GIL for most of a second and keeps about
-280 MB. Without a pack at all, chunk budgets fall back to a conservative estimate and search is
-keyword-only, with a message that says so.
+``model_process``): loading the tokenizer holds the GIL (0.1-0.15 s for the small vocabulary of
+``covered``, most of a second for the full one) and keeps 125-290 MB. Without a pack at all,
+chunk budgets fall back to a conservative estimate and search is keyword-only, with a message
+that says so.
 """
 
 from __future__ import annotations
@@ -14,14 +15,12 @@ import threading
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from tokenizers import Tokenizer
-
 from kbapp.chunking.estimate import estimate_tokens
 from kbapp.chunking.splitter import TokenCounter
 from kbapp.embedding.budget import counter_for
 from kbapp.embedding.model_process import ModelProcess, ModelProcessError, RemoteCounter, RemoteEncoder
 from kbapp.embedding.pack import ModelPack, PackError, load_pack
-from kbapp.embedding.tokens import load_tokenizer
+from kbapp.embedding.tokens import TextTokenizer, load_tokenizer
 
 if TYPE_CHECKING:
     from kbapp.embedding.encoder import Encoder
@@ -35,7 +34,7 @@ class ModelHandle:
         self._pack: ModelPack | None = None
         self._encoder: Encoder | RemoteEncoder | None = None
         self._process: ModelProcess | None = None
-        self._tokenizer: Tokenizer | None = None
+        self._tokenizer: TextTokenizer | None = None
         self._counter: TokenCounter | None = None
         self._lock = threading.Lock()
         # Loading the encoder takes a second: ``pack()`` (asked by the window) must not wait for it.
@@ -63,8 +62,8 @@ class ModelHandle:
         pack = self.pack()
         return pack.tokenizer_path if pack is not None else None
 
-    def _shared_tokenizer(self, pack: ModelPack) -> Tokenizer:
-        """One tokenizer for chunk budgets and the encoder: loading it holds the GIL for seconds."""
+    def _shared_tokenizer(self, pack: ModelPack) -> TextTokenizer:
+        """One tokenizer for chunk budgets and the encoder: loading it holds the GIL."""
         with self._tokenizer_lock:
             if self._tokenizer is None:
                 self._tokenizer = load_tokenizer(pack.tokenizer_path)

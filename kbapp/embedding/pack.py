@@ -1,4 +1,5 @@
-"""Model packs: a directory holding ``model.onnx``, ``tokenizer.json`` and ``manifest.json``.
+"""Model packs: a directory holding ``model.onnx``, ``tokenizer.json`` and ``manifest.json``
+(and ``tokenizer.common-*.json``, the same tokenizer in less memory: ``covered``).
 
 The manifest says how to drive the model (prefixes, token limit, pooling, special ids) and pins
 the sha256 of every other file, so a truncated download or a hand-edited model is refused
@@ -15,6 +16,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from kbapp.embedding.covered import common_path
 from kbapp.embedding.file_stamps import file_hashes
 from kbapp.hashing import sha256_file
 
@@ -103,6 +105,9 @@ def load_pack(path: Path) -> ModelPack:
     for required in (MODEL_FILE, TOKENIZER_FILE):
         if required not in manifest.files:
             raise PackError(f"{manifest_path}: does not list {required}")
+    small = common_path(path / TOKENIZER_FILE)
+    if small.exists() and small.name not in manifest.files:  # it would be used unchecked
+        raise PackError(f"{small}: not listed in {MANIFEST} (left from another pack?)")
     for name in manifest.files:
         if not (path / name).is_file():
             raise PackError(f"{path / name}: missing from model pack")

@@ -10,8 +10,19 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Protocol
 
-from tokenizers import Tokenizer
+from tokenizers import Encoding, Tokenizer
+
+from kbapp.embedding.covered import CoveredTokenizer, common_path
+
+
+class TextTokenizer(Protocol):
+    """What the encoder and the chunker ask of a tokenizer: a ``Tokenizer`` or a ``CoveredTokenizer``."""
+
+    def encode(self, sequence: str, /, *, add_special_tokens: bool = True) -> Encoding: ...
+
+    def encode_batch(self, texts: Sequence[str], /, *, add_special_tokens: bool = True) -> list[Encoding]: ...
 
 
 def plain_tokenizer(tokenizer_json: str) -> Tokenizer:
@@ -19,10 +30,16 @@ def plain_tokenizer(tokenizer_json: str) -> Tokenizer:
     return _plain(Tokenizer.from_str(tokenizer_json))
 
 
-def load_tokenizer(tokenizer_path: Path) -> Tokenizer:
-    """``plain_tokenizer`` of a file, read by the tokenizers library itself: decoding the 17 MB
-    file into a Python string first cost about 0.04 s more of each one-shot search."""
-    return _plain(Tokenizer.from_file(str(tokenizer_path)))
+def load_tokenizer(tokenizer_path: Path) -> TextTokenizer:
+    """``plain_tokenizer`` of a file, read by the tokenizers library itself (decoding the 17 MB
+    file into a Python string first cost about 0.04 s more of each one-shot search); through its
+    small sibling (``covered``) when the pack has one."""
+
+    def full() -> Tokenizer:
+        return _plain(Tokenizer.from_file(str(tokenizer_path)))
+
+    small = common_path(tokenizer_path)
+    return CoveredTokenizer(_plain(Tokenizer.from_file(str(small))), full) if small.is_file() else full()
 
 
 def _plain(tok: Tokenizer) -> Tokenizer:
@@ -46,7 +63,7 @@ def special_ids(tok: Tokenizer) -> tuple[int, int, int]:
 class Windower:
     """Tokenizes prefixed texts into windows of at most ``max_tokens`` ids, specials included."""
 
-    def __init__(self, tok: Tokenizer, *, max_tokens: int, bos: int, eos: int) -> None:
+    def __init__(self, tok: TextTokenizer, *, max_tokens: int, bos: int, eos: int) -> None:
         self._tok = tok
         self._max = max_tokens
         self._bos = bos
