@@ -35,6 +35,11 @@ def display_columns(char: str) -> int:
     return 2 if unicodedata.east_asian_width(char) in "WF" else 1
 
 
+def text_columns(text: str) -> int:
+    """``display_columns`` summed over ``text`` (ASCII, every character one column, without a look-up)."""
+    return len(text) if text.isascii() else sum(display_columns(c) for c in text)
+
+
 def _is_word_char(char: str) -> bool:
     return char.isalnum() and display_columns(char) == 1
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from itertools import pairwise
 
-from kbapp.contract import FOCUS_COLUMNS, display_columns
+from kbapp.contract import FOCUS_COLUMNS, text_columns
 
 
 def focus(text: str, occurrences: Sequence[tuple[int, int, str]], weights: Mapping[str, float]) -> int:
@@ -28,7 +28,7 @@ def focus(text: str, occurrences: Sequence[tuple[int, int, str]], weights: Mappi
     starts = [s for s, _, _ in occurrences]
     at = [0]  # display columns from the first occurrence to each one
     for previous, start in pairwise(starts):
-        at.append(at[-1] + sum(display_columns(c) for c in text[previous:start]))
+        at.append(at[-1] + text_columns(text[previous:start]))
     best, best_start, end = -1.0, starts[0], 0
     for i, start in enumerate(starts):
         end = max(end, i)

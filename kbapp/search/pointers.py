@@ -24,5 +24,10 @@ DENSITY = 1.5 / 100  # entries per character
 
 
 def is_pointer(text: str) -> bool:
+    # Every entry holds its own separator, so too few separators settle it without the pattern,
+    # which costs a search about 2 ms over the candidates of a large library.
+    separators = sum(text.count(mark) for mark in (",", "…", "..", ". ."))
+    if separators < MIN_ENTRIES or separators < DENSITY * len(text):
+        return False
     found = len(_ENTRY_RE.findall(text))
     return found >= MIN_ENTRIES and found >= DENSITY * len(text)

@@ -38,10 +38,17 @@ def _t2s_table() -> dict[int, str]:
 
 
 def fold(text: str) -> str:
-    """Fold a whole string for matching (positions may shift; use ``fold_with_map`` to map back)."""
+    """Fold a whole string for matching (positions may shift; use ``fold_with_map`` to map back).
+
+    ASCII text is only lower-cased: NFKC leaves it alone and no ASCII letter is Traditional, and
+    most of an English library's passages then skip the per-character table (a quarter of the
+    time a search spends highlighting)."""
+    if text.isascii():
+        return text.lower()
     return unicodedata.normalize("NFKC", text).casefold().translate(_t2s_table())
 
 
+@cache
 def fold_char(ch: str) -> str:
     return unicodedata.normalize("NFKC", ch).casefold().translate(_t2s_table())
 
@@ -53,12 +60,13 @@ def fold_with_map(text: str) -> tuple[str, list[int] | None]:
     pay for the per-character path only for text that needs it.
     """
     folded = fold(text)
-    if len(folded) == len(text) and unicodedata.is_normalized("NFKC", text):
+    if text.isascii() or (len(folded) == len(text) and unicodedata.is_normalized("NFKC", text)):
         return folded, None
-    pieces: list[str] = []
+    pieces = list(map(fold_char, text))
+    joined = "".join(pieces)
+    if len(joined) == len(text):  # full-width punctuation and the like: one character for one
+        return joined, None
     index: list[int] = []
-    for i, ch in enumerate(text):
-        f = fold_char(ch)
-        pieces.append(f)
+    for i, f in enumerate(pieces):
         index.extend([i] * len(f))
-    return "".join(pieces), index
+    return joined, index

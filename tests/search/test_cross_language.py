@@ -97,5 +97,7 @@ def test_pointer_pages_rank_after_content() -> None:
     index = " ".join(f"{name}, {i + 3}, {i * 2 + 10}" for i, name in enumerate(names))
     contents = "\n".join(f"3.{i} Section title … {i + 17}" for i in range(20))
     prose = "Set the stack location with --stack-loc 0x80, see section 3.2, 45 and the example below."
-    assert is_pointer(index) and is_pointer(contents)
+    leaders = "\n".join(f"3.{i} Section title ........ {i + 17}" for i in range(20))
+    spaced = "\n".join(f"Appendix title . . . . . {i * 9 + 1}" for i in range(20))
+    assert is_pointer(index) and is_pointer(contents) and is_pointer(leaders) and is_pointer(spaced)
     assert not is_pointer(prose) and not is_pointer("Values: 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11 and 12 " * 3)

@@ -32,6 +32,23 @@ def test_fold_with_map_points_back_to_source() -> None:
     assert text[index[folded.index("曝")]] == "曝"
 
 
+def test_fold_agrees_with_its_definition_on_every_ascii_character() -> None:
+    """ASCII takes a shortcut (lower-casing only); it must fold as NFKC + casefold would."""
+    import unicodedata
+
+    ascii_text = "".join(map(chr, range(128)))
+    assert fold(ascii_text) == unicodedata.normalize("NFKC", ascii_text).casefold()
+    assert fold_with_map(ascii_text) == (ascii_text.lower(), None)
+
+
+def test_full_width_punctuation_folds_in_place() -> None:
+    """Chinese prose is full of full-width punctuation: one character folds to one, no map needed."""
+    text = "曝光時間，請設定為１０ｍｓ。"
+    folded, index = fold_with_map(text)
+    assert folded == "曝光时间,请设定为10ms。"
+    assert index is None
+
+
 def test_cjk_bigrams_and_tail_unigram() -> None:
     assert index_terms("曝光时间") == "曝光 光时 时间 间"
     assert terms_of("曝光") == ["曝光"]
