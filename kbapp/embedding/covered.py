@@ -25,10 +25,12 @@ import json
 import re
 import threading
 from collections.abc import Callable, Sequence
+from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from tokenizers import Encoding, Tokenizer
+if TYPE_CHECKING:  # the pack module imports this one: keyword-only commands load no tokenizer
+    from tokenizers import Encoding, Tokenizer
 
 PLACEHOLDER = "\U0010fffd"  # a private-use character of the last plane: not text anyone writes
 UNKNOWN = "<unk>"
@@ -51,7 +53,11 @@ KEPT_RANGES = (
 )
 
 
-_KEPT = re.compile("[" + "".join(f"\\U{start:08x}-\\U{end - 1:08x}" for start, end in KEPT_RANGES) + "]*")
+@cache
+def _kept() -> re.Pattern[str]:
+    return re.compile("[" + "".join(f"\\U{start:08x}-\\U{end - 1:08x}" for start, end in KEPT_RANGES) + "]*")
+
+
 # The file's name carries the ranges' digest: a pack made with other ranges is simply not used.
 _RANGES_DIGEST = hashlib.sha256(repr(KEPT_RANGES).encode()).hexdigest()[:8]
 
@@ -69,7 +75,7 @@ def common_tokenizer_json(tokenizer_json: str) -> str | None:
         return None
     special = {token["id"] for token in data.get("added_tokens", [])} | {unk}
     model["vocab"] = [
-        entry if i in special or _KEPT.fullmatch(entry[0]) else [PLACEHOLDER, entry[1]]
+        entry if i in special or _kept().fullmatch(entry[0]) else [PLACEHOLDER, entry[1]]
         for i, entry in enumerate(vocab)
     ]
     return json.dumps(data, ensure_ascii=False)
@@ -98,7 +104,7 @@ class CoveredTokenizer:
         if self._unknown not in ids:
             return True
         normalized = self._normalizer.normalize_str(text) if self._normalizer is not None else text
-        return _KEPT.fullmatch(normalized) is not None
+        return _kept().fullmatch(normalized) is not None
 
     def full(self) -> Tokenizer:
         with self._lock:
