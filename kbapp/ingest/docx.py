@@ -1,47 +1,44 @@
 """Word (.docx) reader: body paragraphs and tables in document order.
 
-python-docx loads the package; the body is then walked as XML so paragraphs and tables interleave
-as they do on screen (python-docx's ``paragraphs``/``tables`` lists lose that order). Headings
-come from the style (built-in "heading N"/"Title", localised names such as "标题 1" written by WPS
-and older Chinese Word, or the style's outline level) or a direct outline level on the paragraph.
-Text boxes, headers, footers and footnotes are not read.
+The package's document, styles and core properties are read straight from the archive
+(``opc``); the body is walked as XML so paragraphs and tables interleave as they do on screen.
+Headings come from the style (built-in "heading N"/"Title", localised names such as "标题 1"
+written by WPS and older Chinese Word, or the style's outline level) or a direct outline level on
+the paragraph. Text boxes, headers, footers and footnotes are not read.
 """
 
 from __future__ import annotations
 
 import re
-import zipfile
-import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-import docx
-from docx.opc.exceptions import PackageNotFoundError
-from docx.oxml.ns import qn
 from lxml import etree
 
 from kbapp.ingest.builder import PageBuilder
 from kbapp.ingest.document import BlockKind, IngestError, IngestErrorKind, ParsedDocument
 from kbapp.ingest.errors import ingest_error
+from kbapp.ingest.opc import Package
 from kbapp.ingest.textnorm import collapse_spaces
 from kbapp.ingest.ziputil import open_archive
 
 _WHAT = "Word document"
-_LOAD_ERRORS = (
-    PackageNotFoundError,
-    KeyError,
-    SyntaxError,
-    zipfile.BadZipFile,
-    zlib.error,
-    EOFError,
-    OSError,
-)
+_W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
+_DC_TITLE = "{http://purl.org/dc/elements/1.1/}title"
+_DOCX_MAIN = "application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"
+_WORD_TYPES = "application/vnd.ms-word.", "application/vnd.openxmlformats-officedocument.wordprocessingml."
 _HEADING_NAME = re.compile(
     r"^(?:heading|标题|標題|überschrift|titre|titolo|título|見出し|заголовок)\s*([1-9])$", re.I
 )
 _TITLE_NAMES = frozenset({"title", "标题", "標題"})
 _MAX_STYLE_DEPTH = 10
+
+
+def qn(tag: str) -> str:
+    """``w:p`` as lxml names it."""
+    return _W + tag.removeprefix("w:")
+
 
 _P, _TBL, _TR, _TC = qn("w:p"), qn("w:tbl"), qn("w:tr"), qn("w:tc")
 _SDT, _SDT_CONTENT, _CUSTOM_XML = qn("w:sdt"), qn("w:sdtContent"), qn("w:customXml")
@@ -53,6 +50,8 @@ _SKIPPED = frozenset(
     }
 )  # fmt: skip
 _VAL = qn("w:val")
+_BODY, _PPR, _PSTYLE, _OUTLINE_LVL = qn("w:body"), qn("w:pPr"), qn("w:pStyle"), qn("w:outlineLvl")
+_STYLE, _STYLE_ID, _NAME, _BASED_ON = qn("w:style"), qn("w:styleId"), qn("w:name"), qn("w:basedOn")
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,17 +61,30 @@ class _Style:
     outline_level: int | None
 
 
+# A package without a styles part: the ids Word gives its built-in headings (python-docx, which
+# read these files before, supplied its default styles in that case).
+_BUILT_IN_STYLES = {f"Heading{n}": _Style(f"heading {n}", None, None) for n in range(1, 10)} | {
+    "Title": _Style("title", None, None)
+}
+
+
 def parse_docx(path: Path) -> ParsedDocument:
-    open_archive(path, _WHAT).close()  # integrity and zip-bomb check before python-docx inflates it
-    try:
-        document = docx.Document(str(path))
-        core_title = collapse_spaces(document.core_properties.title or "")
-        styles = _read_styles(document.styles.element)
-        body = document.element.body
-    except ValueError as exc:
-        raise _value_error(path, exc) from exc
-    except _LOAD_ERRORS as exc:
-        raise ingest_error(IngestErrorKind.CORRUPT, path, f"not a valid {_WHAT} (file is damaged)") from exc
+    with open_archive(path, _WHAT) as archive:  # integrity and zip-bomb check before inflating
+        package = Package(archive, path, _WHAT)
+        main = package.related("", "officeDocument")
+        if main is None:
+            raise ingest_error(IngestErrorKind.CORRUPT, path, f"not a valid {_WHAT} (no main document part)")
+        content_type = package.content_type(main)
+        if content_type != _DOCX_MAIN:
+            raise _not_docx(path, content_type)
+        body = package.xml(main).find(_BODY)
+        if body is None:
+            raise ingest_error(IngestErrorKind.CORRUPT, path, f"not a valid {_WHAT} (no document body)")
+        styles_part = package.related(main, "styles")
+        styles = _read_styles(package.xml(styles_part)) if styles_part else _BUILT_IN_STYLES
+        core = package.related("", "metadata/core-properties")
+        title_element = package.xml(core).find(_DC_TITLE) if core else None
+        core_title = collapse_spaces(title_element.text or "") if title_element is not None else ""
     builder = PageBuilder(None)
     first_heading = None
     for element in _body_items(body):
@@ -91,15 +103,16 @@ def parse_docx(path: Path) -> ParsedDocument:
     return ParsedDocument(title=title, doc_type="docx", pages=[builder.build()])
 
 
-def _value_error(path: Path, exc: ValueError) -> IngestError:
-    """python-docx raises ValueError both for .docm/.dotx content types and for malformed XML values."""
-    if "content type" in str(exc):
+def _not_docx(path: Path, content_type: str) -> IngestError:
+    """A .docm, .dotx or .dotm, or another Office format under a .docx name."""
+    if content_type.startswith(_WORD_TYPES):
         return ingest_error(
             IngestErrorKind.UNSUPPORTED,
             path,
             "macro-enabled or template Word files are not supported; save as .docx",
         )
-    return ingest_error(IngestErrorKind.CORRUPT, path, f"not a valid {_WHAT} (file is damaged)")
+    reason = f"not a Word document (its main part is {content_type or 'undeclared'})"
+    return ingest_error(IngestErrorKind.UNSUPPORTED, path, reason)
 
 
 def paragraph_text(paragraph: etree._Element) -> str:
@@ -163,27 +176,27 @@ def _grid_span(cell: etree._Element) -> int:
 
 def _read_styles(styles: etree._Element) -> dict[str, _Style]:
     result = {}
-    for style in styles.iterchildren(qn("w:style")):
-        style_id = style.get(qn("w:styleId"))
+    for style in styles.iterchildren(_STYLE):
+        style_id = style.get(_STYLE_ID)
         if style_id is None:
             continue
-        name = style.find(qn("w:name"))
-        based_on = style.find(qn("w:basedOn"))
+        name = style.find(_NAME)
+        based_on = style.find(_BASED_ON)
         result[style_id] = _Style(
             name=(name.get(_VAL, "") if name is not None else "").strip().lower(),
             based_on=based_on.get(_VAL) if based_on is not None else None,
-            outline_level=_outline_level(style.find(qn("w:pPr"))),
+            outline_level=_outline_level(style.find(_PPR)),
         )
     return result
 
 
 def _heading_level(paragraph: etree._Element, styles: dict[str, _Style]) -> int:
     """1-6 for headings, 0 for body text."""
-    properties = paragraph.find(qn("w:pPr"))
+    properties = paragraph.find(_PPR)
     direct = _outline_level(properties)
     if direct is not None:
         return direct
-    style_ref = properties.find(qn("w:pStyle")) if properties is not None else None
+    style_ref = properties.find(_PSTYLE) if properties is not None else None
     style_id = style_ref.get(_VAL) if style_ref is not None else None
     for _ in range(_MAX_STYLE_DEPTH):
         style = styles.get(style_id) if style_id else None
@@ -204,7 +217,7 @@ def _outline_level(properties: etree._Element | None) -> int | None:
     """Heading level from ``w:outlineLvl`` (0-based; 9 means body text)."""
     if properties is None:
         return None
-    level = properties.find(qn("w:outlineLvl"))
+    level = properties.find(_OUTLINE_LVL)
     try:
         value = int(level.get(_VAL, "9")) if level is not None else 9
     except ValueError:

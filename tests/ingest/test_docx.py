@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import struct
 import zipfile
+from collections.abc import Callable
 from pathlib import Path
 
 import docx
@@ -128,3 +129,57 @@ def test_macro_enabled_document_is_unsupported(tmp_path: Path) -> None:
         parse_file(target)
     assert caught.value.kind is IngestErrorKind.UNSUPPORTED
     assert str(caught.value).startswith("macros.docm: macro-enabled")
+
+
+def _rewrite(source: Path, target: Path, edit: Callable[[str, bytes], bytes | None]) -> Path:
+    """Copy a package member by member; ``edit(name, data)`` returns new bytes, or None to drop it."""
+    with zipfile.ZipFile(source) as original, zipfile.ZipFile(target, "w") as copy:
+        for info in original.infolist():
+            data = edit(info.filename, original.read(info.filename))
+            if data is not None:
+                copy.writestr(info, data)
+    return target
+
+
+def test_a_package_without_core_properties_is_titled_by_its_first_heading(tmp_path: Path) -> None:
+    """python-docx, which read these files before, titled every such file "Word Document"."""
+    source = build_manual(tmp_path / "plain.docx")
+    bare = _rewrite(
+        source, tmp_path / "bare.docx", lambda name, data: None if name == "docProps/core.xml" else data
+    )
+    assert parse_file(bare).title == "Compressor C-40"
+
+
+def test_a_package_without_styles_still_knows_the_built_in_headings(tmp_path: Path) -> None:
+    source = build_manual(tmp_path / "plain.docx")
+    bare = _rewrite(
+        source, tmp_path / "nostyles.docx", lambda name, data: None if name == "word/styles.xml" else data
+    )
+    blocks = [(b.kind, b.level) for b in parse_file(bare).pages[0].blocks]
+    assert ("heading", 1) in blocks and ("heading", 2) in blocks
+
+
+def test_another_office_format_under_a_docx_name_is_named_as_such(tmp_path: Path) -> None:
+    source = build_manual(tmp_path / "plain.docx")
+    main = b"application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"
+    sheet = b"application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"
+    renamed = _rewrite(
+        source,
+        tmp_path / "budget.docx",
+        lambda name, data: data.replace(main, sheet) if name == "[Content_Types].xml" else data,
+    )
+    with pytest.raises(IngestError) as caught:
+        parse_file(renamed)
+    assert caught.value.kind is IngestErrorKind.UNSUPPORTED
+    assert str(caught.value) == f"budget.docx: not a Word document (its main part is {sheet.decode()})"
+
+
+def test_malformed_document_xml_is_corrupt(tmp_path: Path) -> None:
+    source = build_manual(tmp_path / "plain.docx")
+    broken = _rewrite(
+        source, tmp_path / "tags.docx", lambda name, data: data[:-20] if name == "word/document.xml" else data
+    )
+    with pytest.raises(IngestError) as caught:
+        parse_file(broken)
+    assert caught.value.kind is IngestErrorKind.CORRUPT
+    assert str(caught.value) == "tags.docx: not a valid Word document (word/document.xml is malformed)"
