@@ -3,8 +3,8 @@ budgets, and the encoder, loaded only when something needs vectors.
 
 Loading the ONNX session takes a moment; the GUI does it in the background and keyword search
 works meanwhile. A window also keeps the model out of its own process (``own_process``, see
-``model_process``): loading the tokenizer holds the GIL (0.1-0.15 s for the small vocabulary of
-``covered``, most of a second for the full one) and keeps 125-290 MB. Without a pack at all,
+``model_process``): loading the tokenizer holds the GIL (0.15 s for the small vocabulary of
+``covered``, 0.37 s to most of a second for the full one) and keeps 146-282 MB. Without a pack at all,
 chunk budgets fall back to a conservative estimate and search is keyword-only, with a message
 that says so.
 """

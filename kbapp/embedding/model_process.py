@@ -3,7 +3,7 @@
 Measured in the window's process: building the tokenizer's 250,002-piece vocabulary holds the GIL
 for 0.6-1.0 s (the window freezes that long while the model "loads in the background") and keeps
 about 280 MB resident; the ONNX session adds about 80 MB. The small vocabulary of ``covered``
-(Latin and CJK pieces) cuts that to 0.1-0.15 s and 125 MB, still a visible stall. In a child
+(Latin and CJK pieces) cuts that to 0.15 s and 146 MB, still a visible stall. In a child
 process neither touches the window: it waits on a pipe, which releases the GIL, and its memory
 is the child's.
 

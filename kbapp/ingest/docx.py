@@ -35,23 +35,24 @@ _TITLE_NAMES = frozenset({"title", "标题", "標題"})
 _MAX_STYLE_DEPTH = 10
 
 
-def qn(tag: str) -> str:
+def _qn(tag: str) -> str:
     """``w:p`` as lxml names it."""
     return _W + tag.removeprefix("w:")
 
 
-_P, _TBL, _TR, _TC = qn("w:p"), qn("w:tbl"), qn("w:tr"), qn("w:tc")
-_SDT, _SDT_CONTENT, _CUSTOM_XML = qn("w:sdt"), qn("w:sdtContent"), qn("w:customXml")
-_T, _TAB, _BR, _CR, _NO_BREAK_HYPHEN = qn("w:t"), qn("w:tab"), qn("w:br"), qn("w:cr"), qn("w:noBreakHyphen")
+_P, _TBL, _TR, _TC = _qn("w:p"), _qn("w:tbl"), _qn("w:tr"), _qn("w:tc")
+_SDT, _SDT_CONTENT, _CUSTOM_XML = _qn("w:sdt"), _qn("w:sdtContent"), _qn("w:customXml")
+_T, _TAB, _BR, _CR = _qn("w:t"), _qn("w:tab"), _qn("w:br"), _qn("w:cr")
+_NO_BREAK_HYPHEN = _qn("w:noBreakHyphen")
 _SKIPPED = frozenset(
     {
-        qn("w:pPr"), qn("w:rPr"), qn("w:del"), qn("w:txbxContent"),
+        _qn("w:pPr"), _qn("w:rPr"), _qn("w:del"), _qn("w:txbxContent"),
         "{http://schemas.openxmlformats.org/markup-compatibility/2006}Fallback",
     }
 )  # fmt: skip
-_VAL = qn("w:val")
-_BODY, _PPR, _PSTYLE, _OUTLINE_LVL = qn("w:body"), qn("w:pPr"), qn("w:pStyle"), qn("w:outlineLvl")
-_STYLE, _STYLE_ID, _NAME, _BASED_ON = qn("w:style"), qn("w:styleId"), qn("w:name"), qn("w:basedOn")
+_VAL = _qn("w:val")
+_BODY, _PPR, _PSTYLE, _OUTLINE_LVL = _qn("w:body"), _qn("w:pPr"), _qn("w:pStyle"), _qn("w:outlineLvl")
+_STYLE, _STYLE_ID, _NAME, _BASED_ON = _qn("w:style"), _qn("w:styleId"), _qn("w:name"), _qn("w:basedOn")
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,19 +156,19 @@ def _table_rows(table: etree._Element) -> tuple[list[list[str]], int]:
     for row in table.iterchildren(_TR):
         cells: list[str] = []
         for cell in row.iterchildren(_TC):
-            continued = cell.find(f"{qn('w:tcPr')}/{qn('w:vMerge')}")
+            continued = cell.find(f"{_qn('w:tcPr')}/{_qn('w:vMerge')}")
             is_continuation = continued is not None and continued.get(_VAL, "continue") == "continue"
             text = "" if is_continuation else " ".join(paragraph_text(p) for p in cell.iter(_P))
             cells.append(text)
             cells.extend([""] * (_grid_span(cell) - 1))
-        if row.find(f"{qn('w:trPr')}/{qn('w:tblHeader')}") is not None and header_rows == len(rows):
+        if row.find(f"{_qn('w:trPr')}/{_qn('w:tblHeader')}") is not None and header_rows == len(rows):
             header_rows += 1
         rows.append(cells)
     return rows, header_rows or 1
 
 
 def _grid_span(cell: etree._Element) -> int:
-    span = cell.find(f"{qn('w:tcPr')}/{qn('w:gridSpan')}")
+    span = cell.find(f"{_qn('w:tcPr')}/{_qn('w:gridSpan')}")
     try:
         return min(max(int(span.get(_VAL, "1")), 1), 64) if span is not None else 1
     except ValueError:
