@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -268,6 +269,11 @@ def main(argv: list[str] | None = None) -> int:
     except (StorageError, CollectionError, SourceError) as err:  # a message, not a traceback
         print(f"kbapp: {err}", file=sys.stderr)
         return 1
+    except BrokenPipeError:
+        # The reader stopped early (``kbapp search … | head``): not an error worth a traceback.
+        # Output still buffered would raise again when Python flushes it at exit.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141  # what a shell reports for a command ended by SIGPIPE
 
 
 if __name__ == "__main__":

@@ -68,6 +68,28 @@ def test_import_search_docs_remove_verify(tmp_path: Path, sample_folder: Path) -
     assert out[2]["results"] == [] and "Nothing" in out[2]["message"]
     assert all(isinstance(o["took_ms"], float) for o in out)
 
+    # A reader that stops early (``| head``) ends the output quietly, as other commands do.
+    queries.write_text(
+        "\n".join(json.dumps({"id": i, "text": "E5021"}) for i in range(2000)), encoding="utf-8"
+    )
+    command = [
+        sys.executable,
+        "-m",
+        "kbapp",
+        "--data-dir",
+        str(data),
+        "search",
+        "--queries",
+        str(queries),
+        "--json",
+    ]
+    with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE) as reader:
+        assert reader.stdout is not None and reader.stderr is not None
+        assert json.loads(reader.stdout.readline())["query_id"] == "0"
+        reader.stdout.close()
+        assert reader.wait(timeout=300) == 141
+        assert b"Traceback" not in reader.stderr.read()
+
     run = kbapp(data, "docs", "--json")
     docs = [json.loads(line) for line in run.stdout.splitlines()]
     assert len(docs) == 6
