@@ -118,6 +118,9 @@ class SearchResponse:
     # Words of the question that occur nowhere in the library, in either language: the reason a
     # question is refused as out of scope, worth showing to the user.
     unknown_words: tuple[str, ...] = ()
+    # For an unknown word, the other language's words it was also looked for as (叶轮: turbine,
+    # wheel): the library may say "impeller", a word the dictionary does not give.
+    unknown_translations: dict[str, tuple[str, ...]] = field(default_factory=dict)
     # What the search found but judged not relevant (``NOTHING_RELEVANT``), best first: the answer
     # stays "nothing relevant", and a user who doubts it can still look at the nearest passages.
     closest: list[SearchResult] = field(default_factory=list)

@@ -28,6 +28,7 @@ def response_json(response: SearchResponse, query_id: str | None = None) -> dict
     data["status"] = str(response.status)
     data["message"] = response.message
     data["unknown_words"] = list(response.unknown_words)
+    data["unknown_translations"] = {word: list(t) for word, t in response.unknown_translations.items()}
     data["results"] = [r.to_json() for r in response.results]
     data["closest"] = [r.to_json() for r in response.closest]
     return data
@@ -49,13 +50,22 @@ def print_response(response: SearchResponse) -> None:
     if response.message:
         print(response.message)
     if not response.results and response.unknown_words:
-        print(f"Not in the library: {', '.join(response.unknown_words)}")
+        print(f"Not in the library: {_unknown(response)}")
     for r in response.results:
         _print_result(r)
     if response.closest:
         print(f"The {min(len(response.closest), _CLOSEST)} closest passages, judged not relevant:")
         for r in response.closest[:_CLOSEST]:
             _print_result(r)
+
+
+def _unknown(response: SearchResponse) -> str:
+    """叶轮 (also looked for: turbine, wheel): the library may use a word the dictionary lacks."""
+    out = []
+    for word in response.unknown_words:
+        tried = response.unknown_translations.get(word)
+        out.append(f"{word} (also looked for: {', '.join(tried)})" if tried else word)
+    return ", ".join(out)
 
 
 def _print_result(r: SearchResult) -> None:
@@ -70,4 +80,10 @@ def _print_result(r: SearchResult) -> None:
     else:  # from a little before the part that matches best (``SearchResult.focus``)
         snippet = " ".join(r.text[start:end].split())
         print("    " + ("… " if start else "") + snippet + (" …" if end < len(r.text) else ""))
+    translated = r.why.get("translated_terms")
+    if translated:
+        print(
+            "    by dictionary: "
+            + "; ".join(f"{word} → {', '.join(found)}" for word, found in translated.items())
+        )
     print(f"    source: {r.path}")

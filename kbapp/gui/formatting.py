@@ -112,13 +112,19 @@ def relevance(results: Sequence[SearchResult]) -> list[float]:
 
 
 def why_tooltip(result: SearchResult) -> str:
-    """Why a passage matched: its matched words, keyword rank and semantic rank."""
+    """Why a passage matched: its matched words (and which words of the question the dictionary
+    found them for), keyword rank and semantic rank."""
     why = result.why
     rows: list[str] = []
     terms = why.get("matched_terms") or []
     if terms:
         label = QCoreApplication.translate("Formatting", "Matched words: %1")
         rows.append(label.replace("%1", html.escape(", ".join(terms))))
+    translated = why.get("translated_terms") or {}
+    if translated:
+        pairs = "; ".join(f"{word} → {', '.join(found)}" for word, found in translated.items())
+        label = QCoreApplication.translate("Formatting", "Found through the dictionary: %1")
+        rows.append(label.replace("%1", html.escape(pairs)))
     if "lexical_rank" in why:
         label = QCoreApplication.translate("Formatting", "Keyword match: rank %1 (BM25 %2)")
         rows.append(label.replace("%1", str(why["lexical_rank"])).replace("%2", f"{why.get('bm25', 0):.3f}"))

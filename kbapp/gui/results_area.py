@@ -156,7 +156,7 @@ class ResultsArea(QWidget):
         if response.status is ResponseStatus.NOTHING_RELEVANT:
             lines = [self.tr("No passage in the library is close to this question.")]
             if response.unknown_words:
-                words = ", ".join(response.unknown_words)
+                words = ", ".join(self._unknown_word(response, word) for word in response.unknown_words)
                 lines.append(self.tr("No document mentions: %1").replace("%1", words))
         else:
             lines = [self.tr("No passage in the library contains these words.")]
@@ -176,6 +176,14 @@ class ResultsArea(QWidget):
             action,
             offer,
         )
+
+    def _unknown_word(self, response: SearchResponse, word: str) -> str:
+        """The word, and the other language's words it was also looked for as: the library may
+        use one the dictionary does not give."""
+        tried = response.unknown_translations.get(word)
+        if not tried:
+            return word
+        return self.tr("%1 (also looked for: %2)").replace("%1", word).replace("%2", ", ".join(tried))
 
     def show_failure(self, message: str) -> None:
         """The search raised: show its message where the results would be."""

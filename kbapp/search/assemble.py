@@ -17,7 +17,7 @@ from kbapp.ingest.builder import BLOCK_SEPARATOR
 from kbapp.search.focus import focus
 from kbapp.store import ocr_pages, passages
 from kbapp.store.passages import Passage
-from kbapp.text.terms import Term, highlight_spans, term_spans
+from kbapp.text.terms import Term, highlight_spans, query_terms, term_spans
 
 
 @dataclass(slots=True)
@@ -121,8 +121,30 @@ def _cited_page(conn: Connection, first: Passage, at: int) -> int:
     return first.page_start
 
 
+def _translations(
+    text: str, occurrences: list[tuple[int, int, str]], sources: dict[str, str]
+) -> dict[str, list[str]]:
+    """For each word of the question that ``text`` holds only through the dictionary, the words of
+    ``text`` that stand for it (密封 → ["seal"]), in order of appearance; a word the passage also
+    holds as the question wrote it needs no explaining."""
+    found = {term for _, _, term in occurrences}
+    out: dict[str, list[str]] = {}
+    for s, e, term in occurrences:
+        source = sources.get(term)
+        if source is None or {t.text for t in query_terms(source)} <= found:
+            continue
+        words = out.setdefault(source, [])
+        if text[s:e].casefold() not in {w.casefold() for w in words}:
+            words.append(text[s:e])
+    return out
+
+
 def _matches(
-    text: str, terms: list[Term], weights: dict[str, float], bridged: dict[str, float] | None
+    text: str,
+    terms: list[Term],
+    weights: dict[str, float],
+    bridged: dict[str, float] | None,
+    sources: dict[str, str],
 ) -> tuple[list[tuple[int, int]], int, dict[str, Any]]:
     """Where the terms occur in ``text`` (merged highlight spans), where its best window starts
     (``focus``), and what ``why`` says of them."""
@@ -133,6 +155,9 @@ def _matches(
     if bridged:
         why["bridge_coverage"] = _coverage(found, bridged)
     why["matched_terms"] = sorted({text[s:e] for s, e in highlights}, key=str.casefold)
+    translated = _translations(text, occurrences, sources)
+    if translated:
+        why["translated_terms"] = translated
     return highlights, focus(text, occurrences, weights | (bridged or {})), why
 
 
@@ -143,13 +168,16 @@ def assemble(
     weights: dict[str, float],
     k: int,
     bridged: dict[str, float] | None = None,
+    sources: dict[str, str] | None = None,
 ) -> list[SearchResult]:
     """The first ``k`` distinct passages of ``candidates``, highlighted, with ``why`` filled in.
 
     ``why["keyword_coverage"]`` is the share of the query's IDF weight that the passage contains,
     ``why["bridge_coverage"]`` the same for the question's terms bridged into the library's other
     language (``crossing``). The relevance decision uses them to tell a passage that matches the
-    question from one that shares a single common word with it.
+    question from one that shares a single common word with it. ``why["translated_terms"]`` says
+    which words of the passage were found for which word of the question (``sources`` maps each
+    bridged term to the word it translates), so a user sees that "seal" answered 密封.
     """
     groups = _group(conn, candidates, k)
     page_keys = {
@@ -161,7 +189,7 @@ def assemble(
     for rank, (cand, members) in enumerate(groups, start=1):
         first = members[0]
         text, start, end = _span(conn, members)
-        highlights, at, matched = _matches(text, terms, weights, bridged)
+        highlights, at, matched = _matches(text, terms, weights, bridged, sources or {})
         page_index = _cited_page(conn, first, at)
         why = cand.why | matched
         if len(members) > 1:

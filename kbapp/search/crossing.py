@@ -7,6 +7,8 @@ library searched in its own language sees no change at all.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 from kbapp.search.vocabulary import Splitter
 from kbapp.text.bridge import bridge
 from kbapp.text.fold import fold
@@ -14,40 +16,53 @@ from kbapp.text.script import CJK_RE, Script
 from kbapp.text.terms import Term, query_terms
 
 
+@dataclass(frozen=True, slots=True)
+class Bridged:
+    """The terms added in the other language, and for each the question's word it translates
+    (a result says "seal" was found for 密封)."""
+
+    terms: list[Term] = field(default_factory=list)
+    sources: dict[str, str] = field(default_factory=dict)
+
+
 def english_words(query: str, splits: Splitter | None = None) -> list[str]:
     """The dictionary's English words for the Chinese words of ``query``; ``splits`` gives where
     Chinese words may start and end, as for the unknown-word check (``vocabulary``), so both read
     a question as the same words."""
+    return [english for _, english in _english_pairs(query, splits)]
+
+
+def _english_pairs(query: str, splits: Splitter | None) -> list[tuple[str, str]]:
     dictionary = bridge()
     if dictionary is None or CJK_RE.search(query) is None:
         return []
     folded = fold(query)  # the dictionary is in simplified characters
-    return dictionary.english_for(folded, splits(folded) if splits is not None else None)
+    return dictionary.english_pairs(folded, splits(folded) if splits is not None else None)
 
 
 def bridged_terms(
     query: str, terms: list[Term], library: frozenset[Script], splits: Splitter | None = None
-) -> list[Term]:
+) -> Bridged:
     """Terms for the words of ``query`` in the library's other languages, minus those already in
     ``terms`` (``splits`` as for ``english_words``)."""
-    words: list[str] = []
     has_cjk = CJK_RE.search(query) is not None
     has_latin = any(ch.isascii() and ch.isalpha() for ch in query)
     wants_english = has_cjk and Script.LATIN in library
     wants_chinese = has_latin and Script.CJK in library
-    if not (wants_english or wants_chinese):
-        return []
     dictionary = bridge()
-    if dictionary is None:
-        return []
+    if not (wants_english or wants_chinese) or dictionary is None:
+        return Bridged()
+    pairs: list[tuple[str, str]] = []
     if wants_english:
-        words += english_words(query, splits)
+        pairs += _english_pairs(query, splits)
     if wants_chinese:
-        words += dictionary.chinese_for(fold(query))
+        pairs += dictionary.chinese_pairs(fold(query))
     seen = {t.text for t in terms}
-    out = []
-    for term in query_terms("，".join(words)) if words else []:
-        if term.text not in seen and not term.prefix:
-            seen.add(term.text)
-            out.append(term)
+    out = Bridged()
+    for source, translation in pairs:
+        for term in query_terms(translation):
+            if term.text not in seen and not term.prefix:
+                seen.add(term.text)
+                out.terms.append(term)
+                out.sources[term.text] = source
     return out

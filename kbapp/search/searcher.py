@@ -170,7 +170,7 @@ class Searcher:
             # The bridge and the unknown-word check both split the question: tokenize it once.
             splits = cache(self.semantic.encoder.word_boundaries) if self.semantic is not None else None
             bridged = bridged_terms(query, terms, library.scripts, splits)
-            searched = terms + bridged
+            searched = terms + bridged.terms
             stats = term_stats(conn, searched)
             lexical: list[tuple[int, float]] = []
             if mode != "dense" or not semantic:
@@ -184,7 +184,9 @@ class Searcher:
             candidates = _content_first(
                 conn, _candidates(lexical, dense, semantic, vector, pool_of, pools, question, reading), k
             )
-            results = assemble(conn, candidates, searched, weights, k, stats.weights(bridged))
+            results = assemble(
+                conn, candidates, searched, weights, k, stats.weights(bridged.terms), bridged.sources
+            )
             words = vocabulary(conn, query, library, splits) if semantic is not None else None
         status = ResponseStatus.OK if message is None else ResponseStatus.KEYWORD_ONLY
         closest: list[SearchResult] = []
@@ -198,4 +200,5 @@ class Searcher:
             message = message or (NOTHING_RELEVANT if semantic is not None else NOTHING_FOUND)
         took = (time.perf_counter() - started) * 1000
         unknown = words.unknown if words is not None else ()
-        return SearchResponse(query, mode, results, status, message, took, unknown, closest)
+        translations = dict(words.translations) if words is not None else {}
+        return SearchResponse(query, mode, results, status, message, took, unknown, translations, closest)

@@ -20,7 +20,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from collections.abc import Set as AbstractSet
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from sqlalchemy.engine import Connection
 
@@ -43,12 +44,15 @@ _NUMERALS = frozenset("零〇一二三四五六七八九十百千万亿两")
 class Vocabulary:
     """``checked``: how many of the question's words could be looked up; ``unknown``: those
     found nowhere in the library, as the question wrote them (folded); ``library_terms``: the
-    library's size in words, since in a small library a missing word says little."""
+    library's size in words, since in a small library a missing word says little;
+    ``translations``: for an unknown word, the other language's words it was also looked for as
+    (叶轮: turbine, wheel), so a user can tell a gap in the library from a gap in the dictionary."""
 
     checked: int
     unknown: tuple[str, ...]
     library_terms: int
     known_code: bool = False  # the question names a code (E5021, XK-200) that the library has
+    translations: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
     @property
     def unknown_share(self) -> float:
@@ -62,7 +66,16 @@ def _bigrams(word: str) -> list[str]:
 Alternatives = list[list[str]]  # ways a word can be present: every term of one alternative occurs
 
 
-Words = list[tuple[str, Alternatives]]
+class Word(NamedTuple):
+    """A content word of the question as it wrote it (folded), its ways of being present, and
+    the other language's words among them, as the dictionary writes them."""
+
+    text: str
+    alternatives: Alternatives
+    translations: tuple[str, ...] = ()
+
+
+Words = list[Word]
 Splitter = Callable[[str], AbstractSet[int]]  # a text's word boundaries (``QueryEncoder.word_boundaries``)
 
 
@@ -83,7 +96,7 @@ def _english_words(folded: str, dictionary: Bridge, library: frozenset[Script]) 
         if Script.LATIN not in library and not translations:
             continue  # nothing to look it up in
         alternatives += [_bigrams(word) for word in translations]
-        out.append((raw, alternatives))
+        out.append(Word(raw, alternatives, tuple(translations)))
     return out
 
 
@@ -116,7 +129,8 @@ def _chinese_words(folded: str, dictionary: Bridge, boundaries: AbstractSet[int]
             if other != word and set(other) & set(word)
         }
         translated = [_terms(e) for e in english]
-        out.append((word, [_bigrams(word), *translated, *(_bigrams(s) for s in sorted(synonyms))]))
+        alternatives = [_bigrams(word), *translated, *(_bigrams(s) for s in sorted(synonyms))]
+        out.append(Word(word, alternatives, tuple(english)))
     return out
 
 
@@ -127,18 +141,20 @@ def question_words(query: str, scripts: frozenset[Script], splits: Splitter | No
     dictionary = bridge() or Bridge({}, {})  # without it: English words only
     boundaries = splits(folded) if splits is not None else None
     found = _english_words(folded, dictionary, scripts) + _chinese_words(folded, dictionary, boundaries)
-    return list(dict(found).items())  # a word asked twice counts once
+    return list({word.text: word for word in found}.values())  # a word asked twice counts once
 
 
 def missing(words: Words, counts: Mapping[str, int]) -> tuple[str, ...]:
     """The words none of whose alternatives is wholly in the library (``counts``: passages per term)."""
-    return tuple(
-        word for word, alternatives in words if not any(all(counts[t] for t in a) for a in alternatives)
-    )
+    return tuple(word.text for word in words if not any(all(counts[t] for t in a) for a in word.alternatives))
 
 
 def vocabulary(conn: Connection, query: str, library: Profile, splits: Splitter | None = None) -> Vocabulary:
     words = question_words(query, library.scripts, splits)
-    counts = term_counts(conn, {t for _, alternatives in words for a in alternatives for t in a})
-    codes = [alternatives[0][0] for word, alternatives in words if _CODE_RE.search(word)]
-    return Vocabulary(len(words), missing(words, counts), library.terms, any(counts[c] for c in codes))
+    counts = term_counts(conn, {t for word in words for a in word.alternatives for t in a})
+    codes = [word.alternatives[0][0] for word in words if _CODE_RE.search(word.text)]
+    unknown = missing(words, counts)
+    translations = {
+        word.text: word.translations for word in words if word.text in unknown and word.translations
+    }
+    return Vocabulary(len(words), unknown, library.terms, any(counts[c] for c in codes), translations)

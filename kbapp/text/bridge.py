@@ -120,16 +120,26 @@ class Bridge:
     def english_for(self, text: str, boundaries: AbstractSet[int] | None = None) -> list[str]:
         """English words for the Chinese words in ``text`` (split as ``words`` splits), question
         and function words left out as keyword search leaves them out (如何 is not "way")."""
+        return [english for _, english in self.english_pairs(text, boundaries)]
+
+    def english_pairs(self, text: str, boundaries: AbstractSet[int] | None = None) -> list[tuple[str, str]]:
+        """``english_for`` with the Chinese word each English word translates, so a match can
+        say which word of the question it stands for."""
         words = [word for word in self.words(text, boundaries) if not is_stopword(word)]
-        return [english for word in words for english in self.to_english[word]]
+        return [(word, english) for word in words for english in self.to_english[word]]
 
     def chinese_for(self, text: str) -> list[str]:
         """Chinese words for the English words in ``text`` (matched by stem, stopwords skipped)."""
-        out: list[str] = []
-        for word in _WORD_RE.findall(text.lower()):
-            if _usable(word):
-                out.extend(self.to_chinese.get(stem(word), ()))
-        return out
+        return [chinese for _, chinese in self.chinese_pairs(text)]
+
+    def chinese_pairs(self, text: str) -> list[tuple[str, str]]:
+        """``chinese_for`` with the English word (as written, lower-cased) each Chinese word translates."""
+        return [
+            (word, chinese)
+            for word in _WORD_RE.findall(text.lower())
+            if _usable(word)
+            for chinese in self.to_chinese.get(stem(word), ())
+        ]
 
 
 def _usable(word: str) -> bool:

@@ -116,3 +116,17 @@ def test_a_refused_question_prints_the_closest_passages_apart(
     assert lines[0].startswith("Nothing relevant found")
     heading = lines.index("The 3 closest passages, judged not relevant:")
     assert lines[heading + 1].startswith("[1] ")
+
+    # The words no document mentions are named with what else they were looked for as, so a
+    # user can tell a gap in the library from a gap in the dictionary.
+    run = kbapp(data, "search", "世界杯决赛谁赢了", "--json")
+    [obj] = [json.loads(line) for line in run.stdout.splitlines()]
+    assert obj["results"] == [] and "世界杯" in obj["unknown_words"]
+    assert {"world", "cup"} <= set(obj["unknown_translations"]["世界杯"]), obj["unknown_translations"]
+    lines = kbapp(data, "search", "世界杯决赛谁赢了").stdout.splitlines()
+    assert any(
+        line.startswith("Not in the library: 世界杯 (also looked for: world, cup)") for line in lines
+    ), lines
+    # An English passage found for a Chinese question says which of its words answered which.
+    lines = kbapp(data, "search", "风扇的寿命有多长").stdout.splitlines()
+    assert "    by dictionary: 风扇 → fan" in lines, lines

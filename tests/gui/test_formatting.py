@@ -91,6 +91,13 @@ def test_citations_and_context_blocks() -> None:
     assert "read in English" not in tip
     tip = why_tooltip(result("x", [], why={"dense_rank": 1, "similarity": 0.8, "english_reading": 0.05}))
     assert "Semantic match also with the question read in English" in tip
+    assert "dictionary" not in tip.replace("(dictionary)", "")
+    translated = {
+        "translated_terms": {"密封": ["seal"], "更换": ["Replace", "replacement"]},
+        "lexical_rank": 1,
+    }
+    tip = why_tooltip(result("x", [], why=translated))
+    assert "Found through the dictionary: 密封 → seal; 更换 → Replace, replacement" in tip
 
 
 def test_locate_recovers_page_and_table_header_prefix() -> None:

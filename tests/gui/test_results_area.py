@@ -30,6 +30,16 @@ def test_a_question_about_words_the_library_never_saw_says_which(qtbot) -> None:
     assert area.response is response and area.info.isHidden()
 
 
+def test_an_unknown_word_says_what_else_it_was_looked_for_as(qtbot) -> None:  # type: ignore[no-untyped-def]
+    area = ResultsArea()
+    qtbot.addWidget(area)
+    request = SearchRequest("叶轮密封多久更换")
+    response = nothing(request.query, ResponseStatus.NOTHING_RELEVANT, ("叶轮",))
+    response.unknown_translations["叶轮"] = ("turbine", "wheel")
+    area.show_response(request, response, model_state=ModelState.READY, scope=None, keep=None)
+    assert "No document mentions: 叶轮 (also looked for: turbine, wheel)" in area.message_page.body.text()
+
+
 def test_nothing_found_in_a_scope_offers_to_search_everything(qtbot) -> None:  # type: ignore[no-untyped-def]
     area = ResultsArea()
     qtbot.addWidget(area)

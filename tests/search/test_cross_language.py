@@ -76,7 +76,13 @@ def test_chinese_question_answered_by_english_passage(
         assert kb.pending_embeddings() == 0
         res = kb.search(QUESTION_ZH, k=5)
         assert res.results, res.message
-        assert any("factory defaults" in r.text for r in res.results), [r.text[:50] for r in res.results]
+        answer = next((r for r in res.results if "factory defaults" in r.text), None)
+        assert answer is not None, [r.text[:50] for r in res.results]
+        # The result says which of its words stand for which word of the question.
+        found = {
+            word: [w.casefold() for w in words] for word, words in answer.why["translated_terms"].items()
+        }
+        assert found["出厂"] == ["factory"] and "restore" in found["恢复"], found
         # A code the library has answers the question although its other words are unknown.
         res = kb.search("E7301 overheat shutdown", k=5)
         assert res.results and "E7301" in res.results[0].text, res.unknown_words
@@ -88,6 +94,9 @@ def test_chinese_question_answered_by_english_passage(
             res = kb.search(question, k=5)
             assert res.status is ResponseStatus.NOTHING_RELEVANT, [r.text[:50] for r in res.results]
             assert missing <= set(res.unknown_words), res.unknown_words
+        # ... and the user is told what else was looked for: a library that says "toner" where the
+        # dictionary gives "ink" is a gap in the dictionary, not in the library.
+        assert "printer" in res.unknown_translations["打印机"], res.unknown_translations
 
 
 def test_pointer_pages_rank_after_content() -> None:

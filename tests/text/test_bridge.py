@@ -21,6 +21,16 @@ def test_short_glosses_both_ways() -> None:
     assert not {"way", "number", "amount"} & set(b.english_for("如何复位？多少个端口？"))  # nor 如何, 多少
 
 
+def test_bridged_terms_remember_the_word_they_translate() -> None:
+    """So a result can say "reset" was found for 复位, and 复位 for "reset"."""
+    english = bridged_terms("怎么复位端口", query_terms("怎么复位端口"), frozenset({Script.LATIN}))
+    assert english.sources["reset"] == "复位" and english.sources["port"] == "端口"
+    assert {t.text for t in english.terms} == set(english.sources)
+    chinese = bridged_terms("reset the port", query_terms("reset the port"), frozenset({Script.CJK}))
+    assert chinese.sources["复位"] == "reset"
+    assert bridged_terms("怎么复位端口", query_terms("怎么复位端口"), frozenset({Script.CJK})).terms == []
+
+
 def test_parse_keeps_the_first_short_senses() -> None:
     lines = [
         "# comment",
@@ -96,8 +106,8 @@ def test_the_keyword_bridge_reads_the_question_as_the_same_words(default_pack: M
     question = "带圈数字最大能输入多少"
     terms = query_terms(question)
     library = frozenset({Script.LATIN})
-    plain = {t.text for t in bridged_terms(question, terms, library)}
-    split = {t.text for t in bridged_terms(question, terms, library, Encoder(default_pack).word_boundaries)}
+    plain = {t.text for t in bridged_terms(question, terms, library).terms}
+    split = {t.text for t in bridged_terms(question, terms, library, Encoder(default_pack).word_boundaries).terms}
     assert "almighti" in plain  # 大能 "almighty": a word the user never wrote
     assert "almighti" not in split
     assert {"digit", "input"} <= split

@@ -110,6 +110,10 @@
         <translation>匹配的词：%1</translation>
     </message>
     <message>
+        <source>Found through the dictionary: %1</source>
+        <translation>经词典找到：%1</translation>
+    </message>
+    <message>
         <source>Keyword match: rank %1 (BM25 %2)</source>
         <translation>关键词匹配：第 %1 名（BM25 %2）</translation>
     </message>
@@ -511,6 +515,10 @@
     <message>
         <source>Nothing found for “%1”</source>
         <translation>没有找到“%1”</translation>
+    </message>
+    <message>
+        <source>%1 (also looked for: %2)</source>
+        <translation>%1（也查找了：%2）</translation>
     </message>
     <message>
         <source>The search failed</source>
