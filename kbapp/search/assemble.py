@@ -125,17 +125,18 @@ def _translations(
     text: str, occurrences: list[tuple[int, int, str]], sources: dict[str, str]
 ) -> dict[str, list[str]]:
     """For each word of the question that ``text`` holds only through the dictionary, the words of
-    ``text`` that stand for it (密封 → ["seal"]), in order of appearance; a word the passage also
-    holds as the question wrote it needs no explaining."""
+    ``text`` that stand for it (密封 → ["seal"]), each term's first form only (not "suppressions,
+    suppression, suppressed"), in order of appearance; a word the passage also holds as the
+    question wrote it needs no explaining."""
     found = {term for _, _, term in occurrences}
     out: dict[str, list[str]] = {}
+    shown: set[str] = set()
     for s, e, term in occurrences:
         source = sources.get(term)
-        if source is None or {t.text for t in query_terms(source)} <= found:
+        if source is None or term in shown or {t.text for t in query_terms(source)} <= found:
             continue
-        words = out.setdefault(source, [])
-        if text[s:e].casefold() not in {w.casefold() for w in words}:
-            words.append(text[s:e])
+        shown.add(term)
+        out.setdefault(source, []).append(text[s:e])
     return out
 
 
