@@ -107,7 +107,9 @@ def test_the_keyword_bridge_reads_the_question_as_the_same_words(default_pack: M
     terms = query_terms(question)
     library = frozenset({Script.LATIN})
     plain = {t.text for t in bridged_terms(question, terms, library).terms}
-    split = {t.text for t in bridged_terms(question, terms, library, Encoder(default_pack).word_boundaries).terms}
+    split = {
+        t.text for t in bridged_terms(question, terms, library, Encoder(default_pack).word_boundaries).terms
+    }
     assert "almighti" in plain  # 大能 "almighty": a word the user never wrote
     assert "almighti" not in split
     assert {"digit", "input"} <= split
