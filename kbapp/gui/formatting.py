@@ -64,7 +64,8 @@ def location(result: SearchResult) -> str:
 
 
 def row_html(result: SearchResult, muted_color: str) -> str:
-    """The rich text of one results row: citation, title, page, heading path, snippet."""
+    """The rich text of one results row: citation, title, page, heading path, snippet, and for a
+    match across languages which of its words stand for which of the question's."""
     head = f"<b>[{result.citation}]</b>&nbsp; <b>{html.escape(result.title)}</b>"
     where = location(result)
     if where:
@@ -73,7 +74,20 @@ def row_html(result: SearchResult, muted_color: str) -> str:
     if result.heading:
         lines.append(f'<span style="color: {muted_color}">{html.escape(_flatten(result.heading))}</span>')
     lines.append(snippet_html(result))
+    translated = translated_pairs(result)
+    if translated:
+        label = QCoreApplication.translate("Formatting", "By dictionary: %1")
+        lines.append(
+            f'<span style="color: {muted_color}">{label.replace("%1", html.escape(translated))}</span>'
+        )
     return "<br/>".join(lines)
+
+
+def translated_pairs(result: SearchResult) -> str:
+    """ "密封 → seal; 更换 → Replace": the passage's words found for the question's words through the
+    dictionary (``why["translated_terms"]``), so a reader of the other language sees why it matched."""
+    translated = result.why.get("translated_terms") or {}
+    return "; ".join(f"{word} → {', '.join(found)}" for word, found in translated.items())
 
 
 def source_label(result: SearchResult) -> str:
@@ -120,11 +134,10 @@ def why_tooltip(result: SearchResult) -> str:
     if terms:
         label = QCoreApplication.translate("Formatting", "Matched words: %1")
         rows.append(label.replace("%1", html.escape(", ".join(terms))))
-    translated = why.get("translated_terms") or {}
+    translated = translated_pairs(result)
     if translated:
-        pairs = "; ".join(f"{word} → {', '.join(found)}" for word, found in translated.items())
         label = QCoreApplication.translate("Formatting", "Found through the dictionary: %1")
-        rows.append(label.replace("%1", html.escape(pairs)))
+        rows.append(label.replace("%1", html.escape(translated)))
     if "lexical_rank" in why:
         label = QCoreApplication.translate("Formatting", "Keyword match: rank %1 (BM25 %2)")
         rows.append(label.replace("%1", str(why["lexical_rank"])).replace("%2", f"{why.get('bm25', 0):.3f}"))

@@ -98,6 +98,10 @@ def test_citations_and_context_blocks() -> None:
     }
     tip = why_tooltip(result("x", [], why=translated))
     assert "Found through the dictionary: 密封 → seal; 更换 → Replace, replacement" in tip
+    # ... and under the snippet, so a reader of the other language sees it without hovering.
+    row = row_html(result("x", [], why=translated), "#777")
+    assert "By dictionary: 密封 → seal; 更换 → Replace, replacement" in row
+    assert "By dictionary" not in row_html(result("x", [], why={"lexical_rank": 1}), "#777")
 
 
 def test_locate_recovers_page_and_table_header_prefix() -> None:

@@ -94,6 +94,10 @@
         <translation>第 %1 页</translation>
     </message>
     <message>
+        <source>By dictionary: %1</source>
+        <translation>词典对照：%1</translation>
+    </message>
+    <message>
         <source>source</source>
         <translation>来源</translation>
     </message>
