@@ -14,7 +14,12 @@ file per page, the pages that answer its 8 questions plus 4 other pages of each 
 languages are always there. ``bench/calibrate_relevance.py --small DIR`` asks each library its own
 questions and the out-of-scope files.
 
-Run:  .venv/bin/python bench/small_libraries.py [--out bench/.cache/small_libraries]
+With ``--tiny``, 35 libraries of a few pages each instead (the size of the bundled sample
+library): the ``manuals_mixed_dev`` pages that answer 2 consecutive questions plus 1 other page of
+each manual, as one text file per page. They show the decision where the unknown-word rule has
+faded out completely (``kbapp.search.relevance.NEARLY_ALL_UNKNOWN``).
+
+Run:  .venv/bin/python bench/small_libraries.py [--out bench/.cache/small_libraries] [--tiny]
 """
 
 from __future__ import annotations
@@ -37,6 +42,7 @@ LIBRARIES = 12  # per set
 QUESTIONS = 8  # per library
 OTHERS = 4  # documents per library that answer none of its questions
 SEED = 7
+TINY_SEED = 11
 
 
 def _import(out: Path, label: str, folder: Path, asked: list[dict[str, str]]) -> None:
@@ -57,7 +63,11 @@ def _fresh(folder: Path) -> Path:
     return folder
 
 
-def build_manual_pages(out: Path, rng: random.Random) -> None:
+def build_manual_pages(
+    out: Path, rng: random.Random, per_library: int = QUESTIONS, others: int = OTHERS
+) -> None:
+    """Libraries of ``manuals_mixed_dev`` pages: those answering ``per_library`` consecutive
+    questions and ``others`` more of each manual."""
     root = EVAL / MANUALS
     pages = {}
     for line in (root / "pages.jsonl").read_text("utf-8").splitlines():
@@ -69,12 +79,12 @@ def build_manual_pages(out: Path, rng: random.Random) -> None:
         gold[qid].append((file, int(number)))
     questions = [json.loads(line) for line in (root / "queries.jsonl").read_text("utf-8").splitlines()]
     manuals = sorted({file for file, _ in pages})
-    for i in range(0, len(questions), QUESTIONS):
-        asked = questions[i : i + QUESTIONS]
+    for i in range(0, len(questions), per_library):
+        asked = questions[i : i + per_library]
         chosen = {key for q in asked for key in gold[q["id"]]}
         for manual in manuals:
-            chosen |= set(rng.sample(sorted(key for key in pages if key[0] == manual), OTHERS))
-        label = f"{MANUALS}_{i // QUESTIONS:02d}"
+            chosen |= set(rng.sample(sorted(key for key in pages if key[0] == manual), others))
+        label = f"{MANUALS}_{i // per_library:02d}"
         folder = _fresh(out / "docs" / label)
         for file, number in sorted(chosen):
             (folder / f"{Path(file).stem}_p{number:03d}.txt").write_text(pages[(file, number)], "utf-8")
@@ -106,7 +116,12 @@ def build(out: Path) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--out", type=Path, default=ROOT / "bench" / ".cache" / "small_libraries")
-    build(ap.parse_args().out)
+    ap.add_argument("--tiny", action="store_true", help="35 libraries of a few manual pages each")
+    args = ap.parse_args()
+    if args.tiny:
+        build_manual_pages(args.out, random.Random(TINY_SEED), per_library=2, others=1)
+    else:
+        build(args.out)
 
 
 if __name__ == "__main__":
