@@ -99,6 +99,16 @@ def test_small_library_needs_a_closer_passage_where_words_say_little(
         res = kb.search("What should a beginner know before learning to ski?")
         assert res.results == [], [(r.why, r.text[:30]) for r in res.results]
         assert kb.search("how do I replace the pump seal").results
+        # ... but a question nearly none of whose words the library has is not about it, however
+        # close a passage comes: both were answered when only a question with every word unknown was
+        # refused in a library this small.
+        for question in (
+            "How do I remove red wine stains from a carpet?",
+            "How do I fix a flat tyre on a road bike?",
+        ):
+            res = kb.search(question)
+            assert res.results == [] and len(res.unknown_words) >= 4, (question, res.unknown_words)
+        assert kb.search("How do I check the coupling alignment of the pump?").results
 
 
 def test_modes_and_filters(library: KnowledgeBase) -> None:

@@ -15,6 +15,7 @@ from kbapp.search.relevance import (
     MARGIN,
     MARGIN_ALONE,
     MOSTLY_UNKNOWN,
+    NEARLY_ALL_UNKNOWN,
     UNKNOWN_SHARE,
     margin_needed,
     relevant,
@@ -85,9 +86,24 @@ def test_chinese_words_the_library_lacks_in_both_languages(english_library: Know
 
 def test_small_libraries_need_more_missing_words_to_refuse() -> None:
     assert unknown_share_needed(vocabulary_strength(FULL_STRENGTH_TERMS)) == UNKNOWN_SHARE
-    # A few pages: only a question none of whose words the library knows.
-    assert unknown_share_needed(vocabulary_strength(2_000)) == 1.0
-    assert UNKNOWN_SHARE < unknown_share_needed(vocabulary_strength(20_000)) < 1.0
+    # A few pages: only a question nearly none of whose words the library knows.
+    assert unknown_share_needed(vocabulary_strength(2_000)) == NEARLY_ALL_UNKNOWN
+    assert UNKNOWN_SHARE < unknown_share_needed(vocabulary_strength(20_000)) <= NEARLY_ALL_UNKNOWN
+
+
+def test_however_small_the_library_a_question_about_other_things_is_refused() -> None:
+    """A few pages lack many words of a question they answer, but not three of every four: "how to
+    remove red wine stains from a carpet" was answered by a pump bulletin whose best passage stood
+    out of everyday text by the small-library margin. A code the library has still answers."""
+    everyday = {Script.LATIN: 0.80}
+    best = {Script.LATIN: 0.80 + MARGIN_ALONE[True] + 0.03}
+    tiny = 1_800
+    four_of_five = Vocabulary(5, ("remove", "wine", "stains", "carpet"), tiny)
+    two_of_four = Vocabulary(4, ("grounded", "shield"), tiny)
+    with_code = Vocabulary(4, ("overheat", "shutdown", "cabinet"), tiny, known_code=True)
+    assert not relevant([], best, everyday, Script.LATIN, four_of_five)
+    assert relevant([], best, everyday, Script.LATIN, two_of_four)
+    assert relevant([], best, everyday, Script.LATIN, with_code)
 
 
 def test_a_chinese_word_is_known_through_a_dictionary_synonym_sharing_a_character(tmp_path: Path) -> None:
