@@ -18,6 +18,7 @@ from kbapp.gui.results_view import ResultsView
 from kbapp.gui.search_runner import SearchRequest
 
 CONTEXT_RESULTS = 5  # passages copied as context: enough to answer, few enough to read
+_SPELLED_OUT = 2  # unknown words shown with what else they were looked for as, at most
 
 
 class Offer(Enum):
@@ -156,7 +157,13 @@ class ResultsArea(QWidget):
         if response.status is ResponseStatus.NOTHING_RELEVANT:
             lines = [self.tr("No passage in the library is close to this question.")]
             if response.unknown_words:
-                words = ", ".join(self._unknown_word(response, word) for word in response.unknown_words)
+                # One or two missing words may be the dictionary's gap, worth spelling out; a
+                # question missing more is about something else, and the list would be a wall.
+                spell_out = len(response.unknown_words) <= _SPELLED_OUT
+                words = ", ".join(
+                    self._unknown_word(response, word) if spell_out else word
+                    for word in response.unknown_words
+                )
                 lines.append(self.tr("No document mentions: %1").replace("%1", words))
         else:
             lines = [self.tr("No passage in the library contains these words.")]

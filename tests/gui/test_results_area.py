@@ -38,6 +38,13 @@ def test_an_unknown_word_says_what_else_it_was_looked_for_as(qtbot) -> None:  # 
     response.unknown_translations["叶轮"] = ("turbine", "wheel")
     area.show_response(request, response, model_state=ModelState.READY, scope=None, keep=None)
     assert "No document mentions: 叶轮 (also looked for: turbine, wheel)" in area.message_page.body.text()
+    # A question missing many words is about something else: the words alone, not a wall of glosses.
+    many = nothing(
+        "red wine carpet stains", ResponseStatus.NOTHING_RELEVANT, ("red", "wine", "carpet", "stains")
+    )
+    many.unknown_translations.update({"red": ("红色",), "wine": ("葡萄酒",)})
+    area.show_response(SearchRequest(many.query), many, model_state=ModelState.READY, scope=None, keep=None)
+    assert "No document mentions: red, wine, carpet, stains" in area.message_page.body.text()
 
 
 def test_nothing_found_in_a_scope_offers_to_search_everything(qtbot) -> None:  # type: ignore[no-untyped-def]
