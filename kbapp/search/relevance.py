@@ -111,9 +111,10 @@ def vocabulary_strength(library_terms: int) -> float:
 
 def unknown_share_needed(strength: float, share: float = UNKNOWN_SHARE) -> float:
     """``share`` where the unknown-word rule has full ``strength`` (``vocabulary_strength``); in a
-    smaller library more words must be missing, up to ``NEARLY_ALL_UNKNOWN``. Plain arithmetic, so
-    ``bench/calibrate_relevance.py`` applies it to a column of strengths at once."""
-    return min(NEARLY_ALL_UNKNOWN, share + (1.0 - share) * (1.0 - strength))
+    smaller library more words must be missing, up to ``NEARLY_ALL_UNKNOWN``. Plain arithmetic (no
+    ``min``), so ``bench/calibrate_relevance.py`` applies it to a column of strengths at once."""
+    needed = share + (1.0 - share) * (1.0 - strength)
+    return needed - (needed > NEARLY_ALL_UNKNOWN) * (needed - NEARLY_ALL_UNKNOWN)
 
 
 def margin_needed(

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from kbapp.library import KnowledgeBase
@@ -89,6 +90,14 @@ def test_small_libraries_need_more_missing_words_to_refuse() -> None:
     # A few pages: only a question nearly none of whose words the library knows.
     assert unknown_share_needed(vocabulary_strength(2_000)) == NEARLY_ALL_UNKNOWN
     assert UNKNOWN_SHARE < unknown_share_needed(vocabulary_strength(20_000)) <= NEARLY_ALL_UNKNOWN
+
+
+def test_the_share_needed_is_plain_arithmetic_over_a_column_of_strengths() -> None:
+    """``bench/calibrate_relevance.py`` replays the decision on whole columns of recorded signals."""
+    strengths = np.array([0.0, 0.5, 1.0])
+    column = unknown_share_needed(strengths)
+    assert list(column) == [unknown_share_needed(float(s)) for s in strengths]
+    assert column[0] == NEARLY_ALL_UNKNOWN and column[-1] == UNKNOWN_SHARE
 
 
 def test_however_small_the_library_a_question_about_other_things_is_refused() -> None:
