@@ -114,7 +114,8 @@ def unknown_share_needed(strength: float, share: float = UNKNOWN_SHARE) -> float
     smaller library more words must be missing, up to ``NEARLY_ALL_UNKNOWN``. Plain arithmetic (no
     ``min``), so ``bench/calibrate_relevance.py`` applies it to a column of strengths at once."""
     needed = share + (1.0 - share) * (1.0 - strength)
-    return needed - (needed > NEARLY_ALL_UNKNOWN) * (needed - NEARLY_ALL_UNKNOWN)
+    capped = needed > NEARLY_ALL_UNKNOWN
+    return capped * NEARLY_ALL_UNKNOWN + (1 - capped) * needed  # exactly the cap when capped
 
 
 def margin_needed(
