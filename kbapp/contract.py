@@ -77,6 +77,13 @@ class SearchResult:
     char_start: int = 0
     char_end: int = 0
 
+    def translated_terms(self) -> str:
+        """ "密封 → seal; 更换 → Replace": which of the passage's words were found for which of the
+        question's through the dictionary (``why["translated_terms"]``), so a reader of the other
+        language sees why it matched; empty for a match in the question's own words."""
+        found = self.why.get("translated_terms") or {}
+        return "; ".join(f"{word} → {', '.join(words)}" for word, words in found.items())
+
     def snippet_span(self, lead: int, width: int) -> tuple[int, int]:
         """``[start, end)`` of ``text`` to show: about ``width`` display columns, starting about
         ``lead`` columns before ``focus``, moved off the middle of a Latin word (CJK text has no

@@ -80,10 +80,6 @@ def _print_result(r: SearchResult) -> None:
     else:  # from a little before the part that matches best (``SearchResult.focus``)
         snippet = " ".join(r.text[start:end].split())
         print("    " + ("… " if start else "") + snippet + (" …" if end < len(r.text) else ""))
-    translated = r.why.get("translated_terms")
-    if translated:
-        print(
-            "    by dictionary: "
-            + "; ".join(f"{word} → {', '.join(found)}" for word, found in translated.items())
-        )
+    if translated := r.translated_terms():
+        print(f"    by dictionary: {translated}")
     print(f"    source: {r.path}")

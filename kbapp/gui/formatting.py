@@ -74,20 +74,13 @@ def row_html(result: SearchResult, muted_color: str) -> str:
     if result.heading:
         lines.append(f'<span style="color: {muted_color}">{html.escape(_flatten(result.heading))}</span>')
     lines.append(snippet_html(result))
-    translated = translated_pairs(result)
+    translated = result.translated_terms()
     if translated:
         label = QCoreApplication.translate("Formatting", "By dictionary: %1")
         lines.append(
             f'<span style="color: {muted_color}">{label.replace("%1", html.escape(translated))}</span>'
         )
     return "<br/>".join(lines)
-
-
-def translated_pairs(result: SearchResult) -> str:
-    """ "密封 → seal; 更换 → Replace": the passage's words found for the question's words through the
-    dictionary (``why["translated_terms"]``), so a reader of the other language sees why it matched."""
-    translated = result.why.get("translated_terms") or {}
-    return "; ".join(f"{word} → {', '.join(found)}" for word, found in translated.items())
 
 
 def source_label(result: SearchResult) -> str:
@@ -134,7 +127,7 @@ def why_tooltip(result: SearchResult) -> str:
     if terms:
         label = QCoreApplication.translate("Formatting", "Matched words: %1")
         rows.append(label.replace("%1", html.escape(", ".join(terms))))
-    translated = translated_pairs(result)
+    translated = result.translated_terms()
     if translated:
         label = QCoreApplication.translate("Formatting", "Found through the dictionary: %1")
         rows.append(label.replace("%1", html.escape(translated)))

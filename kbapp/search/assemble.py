@@ -133,10 +133,11 @@ def _translations(
     shown: set[str] = set()
     for s, e, term in occurrences:
         source = sources.get(term)
-        if source is None or term in shown or {t.text for t in query_terms(source)} <= found:
+        if source is None or term in shown:
             continue
-        shown.add(term)
-        out.setdefault(source, []).append(text[s:e])
+        shown.add(term)  # looked at once, at its first occurrence
+        if not {t.text for t in query_terms(source)} <= found:
+            out.setdefault(source, []).append(text[s:e])
     return out
 
 
