@@ -187,7 +187,8 @@ class Searcher:
             results = assemble(
                 conn, candidates, searched, weights, k, stats.weights(bridged.terms), bridged.sources
             )
-            words = vocabulary(conn, query, library, splits) if semantic is not None else None
+            texts = [r.text for r in results]
+            words = vocabulary(conn, query, library, splits, texts) if semantic is not None else None
         status = ResponseStatus.OK if message is None else ResponseStatus.KEYWORD_ONLY
         closest: list[SearchResult] = []
         if semantic is not None and vector is not None and words is not None and results:

@@ -18,7 +18,7 @@ library; numbers) are left out rather than counted as unknown.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from typing import NamedTuple
@@ -53,6 +53,7 @@ class Vocabulary:
     library_terms: int
     known_code: bool = False  # the question names a code (E5021, XK-200) that the library has
     translations: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    held_whole: bool = False  # one passage found holds every word, each in either language
 
     @property
     def unknown_share(self) -> float:
@@ -67,12 +68,16 @@ Alternatives = list[list[str]]  # ways a word can be present: every term of one 
 
 
 class Word(NamedTuple):
-    """A content word of the question as it wrote it (folded), its ways of being present, and
-    the other language's words among them, as the dictionary writes them."""
+    """A content word of the question as it wrote it (folded), its ways of being present in the
+    library, and the other language's words among them as the dictionary writes them. In one
+    passage it counts as present only written as the question wrote it (``own``) or as an exact
+    translation (``exact``: "interrupt" for 中断, not "cut" of "to cut short")."""
 
     text: str
     alternatives: Alternatives
-    translations: tuple[str, ...] = ()
+    translations: tuple[str, ...]
+    own: Alternatives
+    exact: Alternatives
 
 
 Words = list[Word]
@@ -95,8 +100,11 @@ def _english_words(folded: str, dictionary: Bridge, library: frozenset[Script]) 
         translations = dictionary.chinese_for(raw)
         if Script.LATIN not in library and not translations:
             continue  # nothing to look it up in
+        own = list(alternatives)
         alternatives += [_bigrams(word) for word in translations]
-        out.append(Word(raw, alternatives, tuple(translations)))
+        # An English word's Chinese words are every headword glossed with it, loose and many
+        # ("fault": 毛病, 错处, 不是): none is exact.
+        out.append(Word(raw, alternatives, tuple(translations), own, []))
     return out
 
 
@@ -130,7 +138,8 @@ def _chinese_words(folded: str, dictionary: Bridge, boundaries: AbstractSet[int]
         }
         translated = [_terms(e) for e in english]
         alternatives = [_bigrams(word), *translated, *(_bigrams(s) for s in sorted(synonyms))]
-        out.append(Word(word, alternatives, tuple(english)))
+        exact = [_terms(e) for e in dictionary.exact.get(word, ())]
+        out.append(Word(word, alternatives, tuple(english), [_bigrams(word)], exact))
     return out
 
 
@@ -149,12 +158,34 @@ def missing(words: Words, counts: Mapping[str, int]) -> tuple[str, ...]:
     return tuple(word.text for word in words if not any(all(counts[t] for t in a) for a in word.alternatives))
 
 
-def vocabulary(conn: Connection, query: str, library: Profile, splits: Splitter | None = None) -> Vocabulary:
+def held_whole(words: Words, text: str) -> bool:
+    """Whether ``text`` holds every one of ``words``, each as written or as an exact translation,
+    and needs the dictionary for one at least: for a question in the other language, what a
+    passage covering all of its keywords is to a question in the passage's language (which the
+    keyword coverage already judges)."""
+    terms = set(index_terms(text).split())
+
+    def has(ways: Alternatives) -> bool:
+        return any(terms.issuperset(way) for way in ways)
+
+    own = [has(word.own) for word in words]
+    return bool(words) and not all(own) and all(o or has(w.exact) for o, w in zip(own, words, strict=True))
+
+
+def vocabulary(
+    conn: Connection, query: str, library: Profile, splits: Splitter | None = None, texts: Sequence[str] = ()
+) -> Vocabulary:
+    """What the library knows of ``query``; ``texts``, the passages found, are checked for one
+    that holds every word (``held_whole``)."""
     words = question_words(query, library.scripts, splits)
     counts = term_counts(conn, {t for word in words for a in word.alternatives for t in a})
+    folded = fold(query)
+    dictionary = bridge() or Bridge({}, {})
+    read = dictionary.unread(folded, splits(folded) if splits is not None else None) < 2
     codes = [word.alternatives[0][0] for word in words if _CODE_RE.search(word.text)]
     unknown = missing(words, counts)
     translations = {
         word.text: word.translations for word in words if word.text in unknown and word.translations
     }
-    return Vocabulary(len(words), unknown, library.terms, any(counts[c] for c in codes), translations)
+    whole = read and not unknown and any(held_whole(words, text) for text in texts)
+    return Vocabulary(len(words), unknown, library.terms, any(counts[c] for c in codes), translations, whole)

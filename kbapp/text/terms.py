@@ -56,13 +56,18 @@ _CJK_FUNCTION_CHARS = frozenset("是的了个些里儿种一那这多要能会�
 _CJK_QUESTION_BIGRAMS = frozenset(["多久", "多少", "几个", "如何", "为何", "何时", "何年", "何处", "怎样"])
 
 
+def is_function_character(char: str) -> bool:
+    """A Chinese character that asks or links (哪, 吗, 的, 是) rather than names a topic."""
+    return char in _CJK_QUESTION_CHARS or char in _CJK_FUNCTION_CHARS
+
+
 def is_stopword(term: str) -> bool:
     if term in STOPWORDS or term in _CJK_QUESTION_BIGRAMS:
         return True
     if len(term) == 1:
         return term in _CJK_QUESTION_CHARS
     if len(term) == 2 and any(ch in _CJK_QUESTION_CHARS for ch in term):
-        return all(ch in _CJK_QUESTION_CHARS or ch in _CJK_FUNCTION_CHARS for ch in term)
+        return all(is_function_character(ch) for ch in term)
     return False
 
 

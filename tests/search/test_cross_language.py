@@ -21,6 +21,12 @@ ANSWER_EN = (
     "Do this when error E7301 persists."
 )
 QUESTION_ZH = "怎么把控制器恢复出厂设置？"
+# Found only through a later sense of the dictionary entry: 中断 is "to cut short; to break off; to
+# discontinue; to interrupt".
+INTERRUPTS_EN = (
+    "Interrupts: when an interrupt request arrives, the controller saves its registers and jumps "
+    "to the interrupt service routine, which must return within 50 microseconds."
+)
 
 ZH_SUBJECTS = ["试卷模板", "选择题", "填空题", "密封线", "答题卡", "页眉页脚"]
 ZH_VERBS = [
@@ -67,6 +73,8 @@ def test_chinese_question_answered_by_english_passage(
         body = filler[part * 400 : (part + 1) * 400]
         if part == 3:
             body.insert(200, ANSWER_EN)
+        if part == 4:
+            body.insert(100, INTERRUPTS_EN)
         write(docs, f"manual_{part}.txt", body, f"Maintenance manual, part {part + 1}")
     if with_chinese:
         write(docs, "模板手册.txt", chinese_filler(rng, 1200), "试卷模板使用手册")
@@ -83,6 +91,10 @@ def test_chinese_question_answered_by_english_passage(
             word: [w.casefold() for w in words] for word, words in answer.why["translated_terms"].items()
         }
         assert found["出厂"] == ["factory"] and "restore" in found["恢复"], found
+        # One Chinese word, a term the manual uses in English: answered, as "interrupt" would be.
+        res = kb.search("中断", k=5)
+        assert res.results and INTERRUPTS_EN in res.results[0].text, res.message
+        assert res.results[0].why["translated_terms"]["中断"] == ["Interrupts"]  # the passage's first form
         # A code the library has answers the question although its other words are unknown.
         res = kb.search("E7301 overheat shutdown", k=5)
         assert res.results and "E7301" in res.results[0].text, res.unknown_words

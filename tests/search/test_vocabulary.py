@@ -158,3 +158,33 @@ def test_a_passage_very_close_in_meaning_excuses_one_unknown_word_not_most_of_th
     assert one_of_six.unknown_share < MOSTLY_UNKNOWN <= three_of_four.unknown_share
     assert relevant([], best, everyday, Script.LATIN, one_of_six)
     assert not relevant([], best, everyday, Script.LATIN, three_of_four)
+
+
+def passages_of(kb: KnowledgeBase, query: str, texts: list[str]) -> Vocabulary:
+    with kb.engine.connect() as conn:
+        return vocabulary(conn, query, LibraryProfile(DocumentScripts()).of(conn), texts=texts)
+
+
+def test_a_passage_holding_every_word_in_the_other_language_is_found_whole(
+    english_library: KnowledgeBase,
+) -> None:
+    """What a passage covering all keywords is to a question in the passage's own language: 复位
+    ("to reset") and 控制器 ("controller") are both in the manual's sentence on resetting."""
+    reset = MANUAL.split(". ")[1]
+    assert passages_of(english_library, "怎么复位控制器？", [MANUAL.split(". ")[2], reset]).held_whole
+    assert not passages_of(english_library, "怎么复位控制器？", [MANUAL.split(". ")[2]]).held_whole
+    # In the question's own language, covering the keywords is what counts (``keyword_coverage``).
+    assert not passages_of(english_library, "怎么复位控制器？", ["控制器复位：按住 RESET 键"]).held_whole
+
+
+def test_only_an_exact_translation_holds_a_word(english_library: KnowledgeBase) -> None:
+    """世界杯 is glossed "World Cup": a passage that says "world" does not hold it, as one that says
+    "cup" does not hold "World Cup" in English."""
+    assert not passages_of(english_library, "世界杯", ["Around the world in eighty days."]).held_whole
+
+
+def test_a_question_the_dictionary_cannot_read_is_not_found_whole(english_library: KnowledgeBase) -> None:
+    """上海 and 杭州 are not dictionary words (their glosses are long): a passage that holds the
+    words around them ("hours") says nothing about whether it answers a question about them."""
+    words = passages_of(english_library, "从上海到杭州要多少小时", ["Lubricated every 500 hours."])
+    assert words.unknown == () and not words.held_whole

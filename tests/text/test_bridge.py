@@ -113,3 +113,27 @@ def test_the_keyword_bridge_reads_the_question_as_the_same_words(default_pack: M
     assert "almighti" in plain  # 大能 "almighty": a word the user never wrote
     assert "almighti" not in split
     assert {"digit", "input"} <= split
+
+
+def test_exact_equivalents_come_first_from_every_sense() -> None:
+    # CC-CEDICT often lists the technical sense last: 中断's "to interrupt" is its fourth.
+    lines = [
+        "中斷 中断 [zhong1 duan4] /to cut short/to break off/to discontinue/to interrupt/",
+        "故障 故障 [gu4 zhang4] /malfunction/breakdown/defect/shortcoming/fault/failure/error/bug/",
+        "世界盃 世界杯 [Shi4 jie4 bei1] /World Cup/",
+    ]
+    b = parse(lines)
+    assert b.to_english["中断"] == ("discontinue", "interrupt", "cut", "short", "break")
+    assert b.exact["中断"] == ("discontinue", "interrupt")
+    assert {"fault", "failure", "error"} <= set(b.to_english["故障"])
+    assert b.to_english["世界杯"] == ("world", "cup") and "世界杯" not in b.exact
+    # Searched with the first few only: every translation is looked for when asking whether the
+    # library knows the word, but searching with all of them matched too much else.
+    assert b.english_for("中断") == ["discontinue", "interrupt", "cut", "short"]
+
+
+def test_unread_counts_characters_in_no_word_but_not_particles() -> None:
+    b = parse(["復位 复位 [fu4 wei4] /to reset/", "控制器 控制器 [kong4 zhi4 qi4] /controller/"])
+    assert b.unread("怎么复位控制器") == 0  # 怎, 么: question characters
+    assert b.unread("把控制器复位") == 1  # 把: one character, a preposition
+    assert b.unread("从上海复位控制器") == 3  # 从上海: 上海 is no word of this dictionary
