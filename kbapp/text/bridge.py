@@ -39,8 +39,8 @@ MAX_GLOSS_WORDS = 2
 PER_WORD = 4  # Chinese words kept per English word, in the order the dictionary gives them
 # English words kept per Chinese word, exact equivalents first (``parse``). All of them are looked
 # for when asking whether the library knows a word (故障 is "fault" in one manual, "failure" or
-# "error" in another); only the first ``SEARCHED_PER_WORD`` are searched with and read in English
-# (``english_pairs``), since every extra word also matches passages about something else: searched
+# "error" in another); a word is searched with and read in English by at most ``SEARCHED_PER_WORD``
+# (``Bridge.searched``), since every extra word also matches passages about something else: searched
 # with all eight, the reference library's Chinese questions on the English manual (held out, see
 # the README) found the right page in the top 5 for 12 of 17 instead of 14.
 ENGLISH_PER_WORD = 8
@@ -152,7 +152,12 @@ class Bridge:
         """``english_for`` with the Chinese word each English word translates, so a match can
         say which word of the question it stands for."""
         words = [word for word in self.words(text, boundaries) if not is_stopword(word)]
-        return [(word, english) for word in words for english in self.to_english[word][:SEARCHED_PER_WORD]]
+        return [(word, english) for word in words for english in self.searched(word)]
+
+    def searched(self, word: str) -> tuple[str, ...]:
+        """The English words ``word`` is searched with: its exact equivalents if it has any (a word
+        of "to cut short" is not 中断, and "short" fills a C manual), else its gloss words."""
+        return (self.exact.get(word) or self.to_english[word])[:SEARCHED_PER_WORD]
 
     def chinese_for(self, text: str) -> list[str]:
         """Chinese words for the English words in ``text`` (matched by stem, stopwords skipped)."""
