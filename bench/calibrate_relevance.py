@@ -53,7 +53,7 @@ class Group:
     answerable: bool
     ids: np.ndarray
     odd: np.ndarray  # the id ends in an odd number: used for fitting
-    covered: np.ndarray  # a result covers enough keywords
+    covered: np.ndarray  # a result covers enough keywords, or holds every word in the other language
     same: np.ndarray  # best (cosine - everyday cosine) over the pools in the question's language
     cross: np.ndarray  # ... over the pools in the other language
     unknown: np.ndarray  # some word of the question is unknown to the library
@@ -66,7 +66,10 @@ def collect(kb: KnowledgeBase, path: Path, name: str, answerable: bool) -> Group
     current: dict[str, str] = {}
 
     def spy(results, best, everyday, query, words: Vocabulary):  # type: ignore[no-untyped-def]
-        covered = any(r.why.get("keyword_coverage", 0.0) >= relevance.COVERAGE_FLOOR for r in results)
+        # Answered on words: keyword coverage, or a passage in the other language holding every word.
+        covered = words.held_whole or any(
+            r.why.get("keyword_coverage", 0.0) >= relevance.COVERAGE_FLOOR for r in results
+        )
         margins = {True: -1.0, False: -1.0}
         for script, sim in best.items():
             margins[script == query] = max(margins[script == query], sim - everyday[script])
