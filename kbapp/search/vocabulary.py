@@ -158,6 +158,14 @@ def missing(words: Words, counts: Mapping[str, int]) -> tuple[str, ...]:
     return tuple(word.text for word in words if not any(all(counts[t] for t in a) for a in word.alternatives))
 
 
+def _wholly_read(query: str, splits: Splitter | None) -> bool:
+    """No two characters in a row of ``query`` are left out of the dictionary's words (上海, a
+    brand): a question about what the dictionary cannot read is not judged by the rest."""
+    folded = fold(query)
+    dictionary = bridge() or Bridge({}, {})
+    return dictionary.unread(folded, splits(folded) if splits is not None else None) < 2
+
+
 def held_whole(words: Words, text: str) -> bool:
     """Whether ``text`` holds every one of ``words``, each as written or as an exact translation,
     and needs the dictionary for one at least: for a question in the other language, what a
@@ -179,13 +187,10 @@ def vocabulary(
     that holds every word (``held_whole``)."""
     words = question_words(query, library.scripts, splits)
     counts = term_counts(conn, {t for word in words for a in word.alternatives for t in a})
-    folded = fold(query)
-    dictionary = bridge() or Bridge({}, {})
-    read = dictionary.unread(folded, splits(folded) if splits is not None else None) < 2
     codes = [word.alternatives[0][0] for word in words if _CODE_RE.search(word.text)]
     unknown = missing(words, counts)
     translations = {
         word.text: word.translations for word in words if word.text in unknown and word.translations
     }
-    whole = read and not unknown and any(held_whole(words, text) for text in texts)
+    whole = not unknown and any(held_whole(words, text) for text in texts) and _wholly_read(query, splits)
     return Vocabulary(len(words), unknown, library.terms, any(counts[c] for c in codes), translations, whole)

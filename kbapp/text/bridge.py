@@ -216,11 +216,10 @@ def parse(lines: list[str], common: frozenset[str] = frozenset()) -> Bridge:
         equivalents = [gloss[0] for _, gloss, one_word in glosses if one_word and len(gloss) == 1]
         # Exact equivalents first, whichever sense they are: CC-CEDICT often lists the technical
         # sense last (中断: to cut short, to break off, to discontinue, to interrupt).
-        english = to_english[word]
-        for w in equivalents + [w for _, gloss, _ in glosses for w in gloss]:
-            if w not in english:
-                english.append(w)
-        exact_english[word].extend(w for w in dict.fromkeys(equivalents) if w not in exact_english[word])
+        exact_words, english = exact_english[word], to_english[word]
+        exact_words.extend(w for w in dict.fromkeys(equivalents) if w not in exact_words)
+        everything = equivalents + [w for _, gloss, _ in glosses for w in gloss]
+        english.extend(w for w in dict.fromkeys(everything) if w not in english)
         for sense, gloss, one_word in glosses:
             if one_word and len(gloss) == 1:
                 to_chinese[stem(gloss[0])].append((sense, word not in common, len(glosses), word))
