@@ -62,7 +62,8 @@ def is_function_character(char: str) -> bool:
 
 
 def is_stopword(term: str) -> bool:
-    if term in STOPWORDS or term in _CJK_QUESTION_BIGRAMS:
+    """Whether ``term``, a word as written or as a query term (stemmed), is a stopword."""
+    if term in _STOPWORD_FORMS or term in _CJK_QUESTION_BIGRAMS:
         return True
     if len(term) == 1:
         return term in _CJK_QUESTION_CHARS
@@ -76,6 +77,12 @@ def stem(word: str) -> str:
     if len(word) <= 3 or not word.isascii() or not word.isalpha():
         return word
     return _STEMMER.stemWord(word)
+
+
+# Query terms are stemmed before they are checked: without the stems, "does", "during", "only",
+# "very" and "because" reached the index as "doe", "dure", "onli", "veri" and "becaus" and were
+# searched, and counted as content words of the question, like any other word.
+_STOPWORD_FORMS = STOPWORDS | {stem(word) for word in STOPWORDS}
 
 
 @dataclass(frozen=True, slots=True)
