@@ -46,7 +46,7 @@ PER_WORD = 4  # Chinese words kept per English word, in the order the dictionary
 ENGLISH_PER_WORD = 8
 SEARCHED_PER_WORD = 4
 MAX_WORD = 4  # longest Chinese word tried when splitting a question
-CACHE_VERSION = 12  # bump when ``parse`` or the cache file changes
+CACHE_VERSION = 13  # bump when ``parse`` or the cache file changes
 _TO_ENGLISH, _TO_CHINESE, _EXACT = "to_english", "to_chinese", "exact"  # the cache file's tables
 
 _ENTRY_RE = re.compile(r"^(\S+) (\S+) \[[^\]]*\] /(.*)/$")
@@ -55,6 +55,10 @@ _WORD_RE = re.compile(r"[a-z0-9][a-z0-9'-]*")
 # A gloss that is one word, give or take the infinitive's "to" or an article: the entries an
 # English word is looked up among.
 _ONE_WORD_RE = re.compile(r"(?:(?:to|a|an|the)\s+)?[a-z0-9][a-z0-9'-]*")
+# A phrasal verb's gloss ("to seal up"): the verb is the word's equivalent when the dictionary gives
+# it nothing plainer (密封 has only "to seal up"), but not beside a one-word gloss (中断 "to break off"
+# is not "break" when it is also "to interrupt").
+_PHRASAL_RE = re.compile(r"to (?P<verb>[a-z][a-z'-]*) (?:up|down|out|off|on|in|over|away|back)")
 # A gloss word with a digit counts when it also has a letter ("3D", "MP3"): a code, never filler.
 _CODE_RE = re.compile(r"(?=.*[a-z])(?=.*[0-9])")
 _SKIP_GLOSS = ("cl:", "variant of", "surname", "abbr", "see ", "old variant", "used in", "also written")
@@ -184,10 +188,11 @@ def _usable(word: str) -> bool:
     return word[0].isalpha() and len(word) >= MIN_WORD and word not in _FUNCTION_WORDS
 
 
-def _glosses(definitions: str) -> list[tuple[int, list[str], bool]]:
-    """The usable glosses of an entry, each with its sense number, its words without filler, and
+def _glosses(definitions: str) -> list[tuple[int, list[str], bool, bool]]:
+    """The usable glosses of an entry, each with its sense number, its words without filler,
     whether it is one word and nothing else ("to reset", "stack (computing)"; not "this time",
-    whose "this" is filler here but part of what the gloss means)."""
+    whose "this" is filler here but part of what the gloss means), and whether it is a phrasal
+    verb ("to seal up")."""
     out = []
     for sense, gloss in enumerate(definitions.split("/")):
         gloss = _PAREN_RE.sub(" ", gloss).strip().lower()
@@ -195,7 +200,9 @@ def _glosses(definitions: str) -> list[tuple[int, list[str], bool]]:
             continue
         words = [w for w in _WORD_RE.findall(gloss) if w not in _GLOSS_FILLER and _usable(w)]
         if 0 < len(words) <= MAX_GLOSS_WORDS:
-            out.append((sense, words, _ONE_WORD_RE.fullmatch(gloss) is not None))
+            phrasal = _PHRASAL_RE.fullmatch(gloss)
+            verb = phrasal is not None and words[0] == phrasal.group("verb")
+            out.append((sense, words, _ONE_WORD_RE.fullmatch(gloss) is not None, verb))
     return out
 
 
@@ -205,6 +212,7 @@ def parse(lines: list[str], common: frozenset[str] = frozenset()) -> Bridge:
     to_english: dict[str, list[str]] = defaultdict(list)
     to_chinese: dict[str, list[tuple[int, bool, int, str]]] = defaultdict(list)  # sort key, word last
     exact_english: dict[str, list[str]] = defaultdict(list)
+    phrasal_english: dict[str, list[str]] = defaultdict(list)  # the verbs of phrasal glosses
     for line in lines:
         match = _ENTRY_RE.match(line.rstrip("\n"))
         if match is None or line.startswith("#"):
@@ -213,21 +221,26 @@ def parse(lines: list[str], common: frozenset[str] = frozenset()) -> Bridge:
         if len(word) < 2 or not CJK_RE.fullmatch(word[0]):
             continue
         glosses = _glosses(match.group(3))
-        equivalents = [gloss[0] for _, gloss, one_word in glosses if one_word and len(gloss) == 1]
+        equivalents = [gloss[0] for _, gloss, one_word, _ in glosses if one_word and len(gloss) == 1]
+        phrasal_english[word].extend(gloss[0] for _, gloss, _, verb in glosses if verb)
         # Exact equivalents first, whichever sense they are: CC-CEDICT often lists the technical
         # sense last (中断: to cut short, to break off, to discontinue, to interrupt).
         exact_words, english = exact_english[word], to_english[word]
         exact_words.extend(w for w in dict.fromkeys(equivalents) if w not in exact_words)
-        everything = equivalents + [w for _, gloss, _ in glosses for w in gloss]
+        everything = equivalents + [w for _, gloss, _, _ in glosses for w in gloss]
         english.extend(w for w in dict.fromkeys(everything) if w not in english)
-        for sense, gloss, one_word in glosses:
+        for sense, gloss, one_word, _ in glosses:
             if one_word and len(gloss) == 1:
                 to_chinese[stem(gloss[0])].append((sense, word not in common, len(glosses), word))
     chinese = {}
     for english_word, entries in to_chinese.items():
         ranked = dict.fromkeys(entry[-1] for entry in sorted(entries))
         chinese[english_word] = tuple(list(ranked)[:PER_WORD])
-    exact = {w: tuple(e[:ENGLISH_PER_WORD]) for w, e in exact_english.items() if e}
+    exact = {
+        w: tuple(dict.fromkeys(exact_english[w] or phrasal_english[w]))[:ENGLISH_PER_WORD]
+        for w in to_english
+        if exact_english[w] or phrasal_english[w]
+    }
     return Bridge({w: tuple(e[:ENGLISH_PER_WORD]) for w, e in to_english.items() if e}, chinese, exact)
 
 

@@ -83,6 +83,9 @@ def test_bundled_sample_library_refuses_chatty_questions(tmp_path: Path, default
             "输入模块指示灯不亮",
             "E5021 sensor overheat",
             "XK-200 怎么接线",
+            # Held whole by the bulletin's seal section: 更换 "replace", 机械 "mechanical", and 密封,
+            # whose only gloss is "to seal up" (refused while a phrasal verb was no equivalent).
+            "怎么更换机械密封",
         )
         for question in answerable:
             assert kb.search(question).results, question

@@ -133,6 +133,23 @@ def test_exact_equivalents_come_first_from_every_sense() -> None:
     assert b.english_for("世界杯") == ["world", "cup"]
 
 
+def test_a_phrasal_verb_is_the_equivalent_only_of_a_word_with_no_plainer_gloss() -> None:
+    # 密封 is only "to seal up": without its verb as an equivalent, no English passage could hold
+    # 怎么更换机械密封 ("how to replace the mechanical seal") whole. 中断 "to break off" is not
+    # "break" beside "to interrupt"; "to go back" has no usable verb to stand for it.
+    lines = [
+        "密封 密封 [mi4 feng1] /to seal up/",
+        "中斷 中断 [zhong1 duan4] /to cut short/to break off/to discontinue/to interrupt/",
+        "歸去 归去 [gui1 qu4] /to go back/",
+        "這次 这次 [zhe4 ci4] /this time/this place/",
+    ]
+    b = parse(lines)
+    assert b.exact["密封"] == ("seal",) and b.english_for("密封") == ["seal"]
+    assert b.exact["中断"] == ("discontinue", "interrupt")
+    assert "归去" not in b.exact  # "go" is too short to stand for a topic, and "back" is no verb
+    assert "这次" not in b.exact  # "this time" is not a phrasal verb
+
+
 def test_unread_counts_characters_in_no_word_but_not_particles() -> None:
     b = parse(["復位 复位 [fu4 wei4] /to reset/", "控制器 控制器 [kong4 zhi4 qi4] /controller/"])
     assert b.unread("怎么复位控制器") == 0  # 怎, 么: question characters
