@@ -8,11 +8,11 @@ puts any question about software close to any manual — but the vocabulary can,
 which words were missing.
 
 A word counts as known when it occurs anywhere in the library: itself, its parts for a compound
-(``fill-in-the-blank``), one of its dictionary translations (``text.bridge``), so a Chinese
-question about an English manual is judged on the English words of its Chinese ones, or for a
-Chinese word a synonym the dictionary gives through a translation. Words that
-cannot be looked up at all (an English word without a translation, asked of a Chinese-only
-library; numbers) are left out rather than counted as unknown.
+(``fill-in-the-blank``), one of its dictionary translations (``text.bridge``) or of a two-word name
+it is part of ("short" and "circuit" as 短路), so a Chinese question about an English manual is judged
+on the English words of its Chinese ones, or for a Chinese word a synonym the dictionary gives
+through a translation. Words that cannot be looked up at all (an English word without a translation,
+asked of a Chinese-only library; numbers) are left out rather than counted as unknown.
 """
 
 from __future__ import annotations
@@ -89,6 +89,7 @@ def _english_words(folded: str, dictionary: Bridge, library: frozenset[Script]) 
     translations."""
     out = []
     latin = CJK_RUN_RE.sub(" ", folded)
+    names = dictionary.names(latin)
     for term in query_terms(latin):
         if term.prefix or term.text.isdigit() or is_stopword(term.text):
             continue
@@ -97,7 +98,9 @@ def _english_words(folded: str, dictionary: Bridge, library: frozenset[Script]) 
         parts = [p for p in index_terms(raw).split()[1:] if len(p) >= 2 and not is_stopword(p)]
         if parts and parts != [term.text]:
             alternatives.append(parts)
-        translations = dictionary.chinese_for(raw)
+        # A word of a two-word name is also present as the name's Chinese ("short" as 短路).
+        named = [c for start, end, _, words in names if start <= term.start < end for c in words]
+        translations = list(dict.fromkeys(named + dictionary.chinese_for(raw)))
         if Script.LATIN not in library and not translations:
             continue  # nothing to look it up in
         own = list(alternatives)

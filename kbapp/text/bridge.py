@@ -6,7 +6,8 @@ Built from CC-CEDICT (CC BY-SA 4.0, MDBG), read from the file the pinned
 words: "to reset", "stack (computing)"), and only the first few senses of each word, because long
 explanatory glosses ("to restore sb or sth to its original position") would match every manual.
 A Chinese question is split into dictionary words by longest match; an English word is looked
-up among the entries whose gloss is exactly that word. Query side only: the index is unchanged.
+up among the entries whose gloss is exactly that word, two words in a row also among the entries
+glossed by exactly those two ("short circuit": 短路). Query side only: the index is unchanged.
 
 The parsed bridge is kept in the user cache as a small SQLite file and each word is looked up in
 it when asked: a one-shot ``kbapp search`` reads a few dozen rows instead of loading 100,000
@@ -19,12 +20,13 @@ import re
 import sqlite3
 import threading
 from collections import defaultdict
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib.util import find_spec
 from pathlib import Path
+from typing import NamedTuple
 
 from platformdirs import user_cache_path
 
@@ -46,7 +48,7 @@ PER_WORD = 4  # Chinese words kept per English word, in the order the dictionary
 ENGLISH_PER_WORD = 8
 SEARCHED_PER_WORD = 4
 MAX_WORD = 4  # longest Chinese word tried when splitting a question
-CACHE_VERSION = 13  # bump when ``parse`` or the cache file changes
+CACHE_VERSION = 14  # bump when ``parse`` or the cache file changes
 _TO_ENGLISH, _TO_CHINESE, _EXACT = "to_english", "to_chinese", "exact"  # the cache file's tables
 
 _ENTRY_RE = re.compile(r"^(\S+) (\S+) \[[^\]]*\] /(.*)/$")
@@ -79,6 +81,9 @@ _FUNCTION_WORDS = STOPWORDS | {
     "over",
     "under",
 }
+# What may stand between the two words of a name in a question: "table of contents", "boil an egg";
+# not "to" ("leads to positive" is not a name), nor any other word.
+_NAME_FILLER = frozenset({"of", "a", "an", "the"})
 MIN_WORD = 3  # shorter English words (a contraction's "t", "up") carry no topic
 
 
@@ -168,13 +173,39 @@ class Bridge:
         return [chinese for _, chinese in self.chinese_pairs(text)]
 
     def chinese_pairs(self, text: str) -> list[tuple[str, str]]:
-        """``chinese_for`` with the English word (as written, lower-cased) each Chinese word translates."""
-        return [
+        """``chinese_for`` with the English word (as written, lower-cased) each Chinese word
+        translates; a two-word name the dictionary has ("short circuit": 短路) comes first, named
+        by both words, its words then each with their own."""
+        lowered = text.lower()
+        named = [
+            (name, chinese) for _, _, name, translations in self.names(lowered) for chinese in translations
+        ]
+        return named + [
             (word, chinese)
-            for word in _WORD_RE.findall(text.lower())
+            for word in _WORD_RE.findall(lowered)
             if _usable(word)
             for chinese in self.to_chinese.get(stem(word), ())
         ]
+
+    def names(self, text: str) -> list[tuple[int, int, str, tuple[str, ...]]]:
+        """The two-word names in ``text`` (lower-case English) that the dictionary glosses as a
+        whole: each one's span, its words as written and its Chinese words. An article or "of" may
+        stand between the two words ("table of contents"). A name says what its words do
+        not: "short" is 矮 and "circuit" is 线路, "short circuit" is 短路."""
+        out = []
+        previous: re.Match[str] | None = None
+        for match in _WORD_RE.finditer(text):
+            word = match.group()
+            if word in _NAME_FILLER:
+                continue
+            if previous is not None and _usable(word):
+                translations = self.to_chinese.get(english_key([previous.group(), word]))
+                if translations:
+                    out.append(
+                        (previous.start(), match.end(), text[previous.start() : match.end()], translations)
+                    )
+            previous = match if _usable(word) else None
+        return out
 
 
 def _usable(word: str) -> bool:
@@ -188,22 +219,39 @@ def _usable(word: str) -> bool:
     return word[0].isalpha() and len(word) >= MIN_WORD and word not in _FUNCTION_WORDS
 
 
-def _glosses(definitions: str) -> list[tuple[int, list[str], bool, bool]]:
-    """The usable glosses of an entry, each with its sense number, its words without filler,
-    whether it is one word and nothing else ("to reset", "stack (computing)"; not "this time",
-    whose "this" is filler here but part of what the gloss means), and whether it is a phrasal
-    verb ("to seal up")."""
+class Gloss(NamedTuple):
+    """A usable gloss of an entry: its sense number and its words without filler; whether it is
+    one word and nothing else ("to reset", "stack (computing)"; not "this time", whose "this" is
+    filler here but part of what the gloss means), a phrasal verb ("to seal up"), or a name of
+    two words and nothing else ("short circuit", "table of contents")."""
+
+    sense: int
+    words: list[str]
+    one_word: bool
+    phrasal_verb: bool
+    two_words: bool
+
+
+def _glosses(definitions: str) -> list[Gloss]:
     out = []
     for sense, gloss in enumerate(definitions.split("/")):
         gloss = _PAREN_RE.sub(" ", gloss).strip().lower()
         if not gloss or gloss.startswith(_SKIP_GLOSS):
             continue
-        words = [w for w in _WORD_RE.findall(gloss) if w not in _GLOSS_FILLER and _usable(w)]
+        content = [w for w in _WORD_RE.findall(gloss) if w not in _GLOSS_FILLER]
+        words = [w for w in content if _usable(w)]
         if 0 < len(words) <= MAX_GLOSS_WORDS:
             phrasal = _PHRASAL_RE.fullmatch(gloss)
             verb = phrasal is not None and words[0] == phrasal.group("verb")
-            out.append((sense, words, _ONE_WORD_RE.fullmatch(gloss) is not None, verb))
+            one_word = _ONE_WORD_RE.fullmatch(gloss) is not None
+            out.append(Gloss(sense, words, one_word, verb, len(words) == 2 and words == content))
     return out
+
+
+def english_key(words: Sequence[str]) -> str:
+    """How an English word or two-word name is looked up: by stems, so "short circuits" finds the
+    entry glossed "short circuit"."""
+    return " ".join(stem(word) for word in words)
 
 
 def parse(lines: list[str], common: frozenset[str] = frozenset()) -> Bridge:
@@ -221,17 +269,17 @@ def parse(lines: list[str], common: frozenset[str] = frozenset()) -> Bridge:
         if len(word) < 2 or not CJK_RE.fullmatch(word[0]):
             continue
         glosses = _glosses(match.group(3))
-        equivalents = [gloss[0] for _, gloss, one_word, _ in glosses if one_word and len(gloss) == 1]
-        phrasal_english[word].extend(gloss[0] for _, gloss, _, verb in glosses if verb)
+        equivalents = [g.words[0] for g in glosses if g.one_word and len(g.words) == 1]
+        phrasal_english[word].extend(g.words[0] for g in glosses if g.phrasal_verb)
         # Exact equivalents first, whichever sense they are: CC-CEDICT often lists the technical
         # sense last (中断: to cut short, to break off, to discontinue, to interrupt).
         exact_words, english = exact_english[word], to_english[word]
         exact_words.extend(w for w in dict.fromkeys(equivalents) if w not in exact_words)
-        everything = equivalents + [w for _, gloss, _, _ in glosses for w in gloss]
+        everything = equivalents + [w for g in glosses for w in g.words]
         english.extend(w for w in dict.fromkeys(everything) if w not in english)
-        for sense, gloss, one_word, _ in glosses:
-            if one_word and len(gloss) == 1:
-                to_chinese[stem(gloss[0])].append((sense, word not in common, len(glosses), word))
+        for g in glosses:
+            if (g.one_word and len(g.words) == 1) or g.two_words:
+                to_chinese[english_key(g.words)].append((g.sense, word not in common, len(glosses), word))
     chinese = {}
     for english_word, entries in to_chinese.items():
         ranked = dict.fromkeys(entry[-1] for entry in sorted(entries))

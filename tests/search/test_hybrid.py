@@ -89,6 +89,10 @@ def test_bundled_sample_library_refuses_chatty_questions(tmp_path: Path, default
         )
         for question in answerable:
             assert kb.search(question).results, question
+        # The IO-8D manual says 短路: "short" (矮) and "circuit" (线路) word by word were reported as
+        # not in the library; the dictionary's two-word name finds it.
+        res = kb.search("input channel short circuit")
+        assert res.results[0].title.startswith("IO-8D") and res.unknown_words == (), res.unknown_words
 
 
 def test_small_library_needs_a_closer_passage_where_words_say_little(

@@ -62,6 +62,27 @@ def test_an_english_word_is_looked_up_only_among_glosses_that_are_that_word() ->
     assert "时间" in bridge().chinese_for("exposure time")  # type: ignore[union-attr]
 
 
+def test_two_english_words_in_a_row_are_looked_up_as_one_name() -> None:
+    """Word by word, "short" is 低矮 and "circuit" 线路; only the name says 短路. An article or "of"
+    may sit between the two words ("table of contents"), any other word may not."""
+    lines = [
+        "短路 短路 [duan3 lu4] /short circuit/",
+        "目錄 目录 [mu4 lu4] /catalog/table of contents/",
+        "線路 线路 [xian4 lu4] /circuit/",
+        "低矮 低矮 [di1 ai3] /short/low/",
+        "斷開 断开 [duan4 kai1] /to cut off the power/",  # three words: not a name
+    ]
+    b = parse(lines)
+    assert b.to_chinese["short circuit"] == ("短路",) and b.to_chinese["tabl content"] == ("目录",)
+    assert b.names("an input short circuits") == [(9, 23, "short circuits", ("短路",))]
+    assert [name for _, _, name, _ in b.names("see the table of contents")] == ["table of contents"]
+    assert b.names("short in circuit") == [] and b.names("cut off power") == []
+    pairs = b.chinese_pairs("Input short circuit")
+    assert pairs[0] == ("short circuit", "短路")  # the name first, then its words one by one
+    assert ("circuit", "线路") in pairs and ("short", "低矮") in pairs
+    assert "短路" in bridge().chinese_for("short circuit")  # type: ignore[union-attr]
+
+
 def test_words_start_and_end_where_the_segmenter_splits() -> None:
     b = parse(["大能 大能 [da4 neng2] /almighty/", "輸入 输入 [shu1 ru4] /to input/"])
     text = "最大能输入"  # "the most it can take": 最大 | 能 | 输入, not 最 | 大能
