@@ -110,10 +110,15 @@ def _candidates(
 def _best_per_pool(
     dense: list[tuple[int, float]], pool_of: dict[int, Script], hubness: dict[int, float]
 ) -> dict[Script, float]:
-    """Per pool, the highest cosine less the passage's pull on every question (``hubness``)."""
+    """Per pool, the highest cosine less the passage's pull on every question (``hubness``).
+    A passage embedded while this search ran can be found before the pools know it: it has no
+    pool to stand out of yet, and counts on words alone, as in ``_candidates``."""
     best: dict[Script, float] = {}
     for chunk_id, sim in dense:
-        script, score = pool_of[chunk_id], sim - max(0.0, hubness.get(chunk_id, 0.0))
+        script = pool_of.get(chunk_id)
+        if script is None:
+            continue
+        score = sim - max(0.0, hubness.get(chunk_id, 0.0))
         best[script] = max(best.get(script, score), score)
     return best
 
