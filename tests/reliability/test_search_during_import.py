@@ -24,11 +24,18 @@ def test_searches_stay_consistent_and_fast_during_import_and_embedding(tmp_path:
     completed: dict[str, int] = {"import": 0, "embed": 0}
     seen: list[tuple[int, int]] = []  # (document id, passages it had when a search returned it)
     torn: list[str] = []
+    failed: list[BaseException] = []  # an exception in the thread would only be a warning
     stop = threading.Event()
     with KnowledgeBase(tmp_path / "lib", pack_dir=pack) as kb:
         kb.load_model()
 
         def search_loop() -> None:
+            try:
+                searches()
+            except BaseException as exc:
+                failed.append(exc)
+
+        def searches() -> None:
             n = 0
             while not stop.is_set():
                 doc = rnd.choice(docs)
@@ -62,6 +69,7 @@ def test_searches_stay_consistent_and_fast_during_import_and_embedding(tmp_path:
             phase[0] = "done"
             stop.set()
             searcher.join()
+        assert not failed, f"a search failed during the import: {failed[0]!r}"
         assert report.ok
         final = {f.doc_id: f.chunks for f in report.files}
         assert not torn, f"first passage visible without the last: {torn}"
