@@ -40,11 +40,12 @@ from kbapp.search.relevance import relevant
 from kbapp.search.scripts import DocumentScripts
 from kbapp.search.semantic import SemanticRetriever
 from kbapp.search.vocabulary import vocabulary
-from kbapp.store import passages
+from kbapp.store import keywords, passages
 from kbapp.store.samples import chunk_texts
 from kbapp.text.script import Script, script_of
-from kbapp.text.terms import query_terms, quoted_phrases
+from kbapp.text.terms import Term, code_terms, fts_match_expression, query_terms, quoted_phrases
 
+_CODE_MARGIN = 0.01  # how far the last passage holding the question's codes stays above the rest
 POINTER_WINDOW = 3  # candidates per shown result that are checked for being contents/index pages
 
 
@@ -123,6 +124,28 @@ def _best_per_pool(
     return best
 
 
+def _codes_first(
+    conn: Connection, candidates: list[Candidate], codes: list[Term], document_ids: Sequence[int] | None
+) -> list[Candidate]:
+    """The passages that hold every code the question names (E5021, XK-200; those the library
+    has) before the others, each group in rank order. A code is the most exact thing a user can
+    type: "what does error F201 mean" asks for the F201 entry, however close another manual's
+    error table comes in meaning and words. Their scores are lifted just above the best other
+    passage's, as a quoted phrase's are, so scores still fall with rank."""
+    if not codes:
+        return candidates
+    holding = set.intersection(
+        *(keywords.matching(conn, fts_match_expression([code]), document_ids) for code in codes)
+    )
+    held = [c for c in candidates if c.chunk_id in holding]
+    rest = [c for c in candidates if c.chunk_id not in holding]
+    lift = max(0.0, rest[0].score - held[-1].score) + _CODE_MARGIN if held and rest else 0.0
+    for c in held:
+        c.score = round(c.score + lift, 6)
+        c.why["holds_codes"] = True
+    return held + rest
+
+
 def _content_first(conn: Connection, candidates: list[Candidate], k: int) -> list[Candidate]:
     """Pointer passages (contents, index) after the content passages, each group in rank order.
 
@@ -186,9 +209,10 @@ class Searcher:
             weights = stats.weights(terms)
             question = script_of(query)
             reading = english_reading(query, question, semantic, pools, splits) if semantic else None
-            candidates = _content_first(
-                conn, _candidates(lexical, dense, semantic, vector, pool_of, pools, question, reading), k
-            )
+            fused = _candidates(lexical, dense, semantic, vector, pool_of, pools, question, reading)
+            # Codes are words: meaning alone (dense mode) does not put them first.
+            codes = [t for t in code_terms(query) if stats.containing.get(t.text)] if mode != "dense" else []
+            candidates = _content_first(conn, _codes_first(conn, fused, codes, document_ids), k)
             results = assemble(
                 conn, candidates, searched, weights, k, stats.weights(bridged.terms), bridged.sources
             )

@@ -17,7 +17,6 @@ asked of a Chinese-only library; numbers) are left out rather than counted as un
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
@@ -30,13 +29,10 @@ from kbapp.store.keywords import term_counts
 from kbapp.text.bridge import Bridge, bridge
 from kbapp.text.fold import fold
 from kbapp.text.script import CJK_RUN_RE, Script
-from kbapp.text.terms import index_terms, is_stopword, query_terms, stem
+from kbapp.text.terms import index_terms, is_code, is_stopword, query_terms, stem
 
 # Numbers are values, not topics: a page count or a year the library lacks says nothing about
 # whether it covers the subject. Latin digits are left out the same way.
-# A code mixes letters and digits: error codes, part numbers, model names (E5021, XK-200, M3x0.5);
-# an ordinal (2nd) is not one.
-_CODE_RE = re.compile(r"(?=.*[^\W\d_])(?=.*\d)(?!\d+(?:st|nd|rd|th)$)^[^\W_][\w./-]{2,}$")
 _NUMERALS = frozenset("零〇一二三四五六七八九十百千万亿两")
 
 
@@ -194,7 +190,7 @@ def vocabulary(
     that holds every word (``held_whole``)."""
     words = question_words(query, library.scripts, splits)
     counts = term_counts(conn, {t for word in words for a in word.alternatives for t in a})
-    codes = [word.alternatives[0][0] for word in words if _CODE_RE.search(word.text)]
+    codes = [word.alternatives[0][0] for word in words if is_code(word.text)]
     unknown = missing(words, counts)
     translations = {
         word.text: word.translations for word in words if word.text in unknown and word.translations

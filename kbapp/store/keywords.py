@@ -21,12 +21,9 @@ def bm25_ranking(
     """``(chunk_id, score)`` of the best ``limit`` matches of ``expression`` (only among
     ``document_ids`` when given), then the matches of ``also`` below them; all in score order.
     The score is BM25, higher is better."""
-    sql = f"SELECT rowid, -{_BM25} AS score FROM chunk_fts WHERE chunk_fts MATCH ?"
-    params: list[object] = [expression]
-    if document_ids is not None:
-        marks = ",".join("?" * len(document_ids)) or "NULL"
-        sql += f" AND rowid IN (SELECT id FROM chunks WHERE document_id IN ({marks}))"
-        params.extend(document_ids)
+    within, params = _within(document_ids)
+    sql = f"SELECT rowid, -{_BM25} AS score FROM chunk_fts WHERE chunk_fts MATCH ?{within}"
+    params.insert(0, expression)
     # ``also`` sorts first, so the LIMIT keeps all of it plus at least ``limit`` others: a
     # superset of the true best ``limit``, which sorting by score recovers.
     forced = f"rowid NOT IN ({','.join('?' * len(also))}), " if also else ""
@@ -37,6 +34,24 @@ def bm25_ranking(
     hits = sorted(((int(r[0]), float(r[1])) for r in rows), key=lambda hit: -hit[1])
     wanted = set(also)
     return hits[:limit] + [hit for hit in hits[limit:] if hit[0] in wanted]
+
+
+def matching(conn: Connection, expression: str, document_ids: Sequence[int] | None) -> set[int]:
+    """The chunk ids that match ``expression`` (only among ``document_ids`` when given), unscored:
+    finding the matches is a fraction of what ranking them costs."""
+    within, params = _within(document_ids)
+    rows = conn.exec_driver_sql(
+        f"SELECT rowid FROM chunk_fts WHERE chunk_fts MATCH ?{within}", (expression, *params)
+    )
+    return {int(row[0]) for row in rows}
+
+
+def _within(document_ids: Sequence[int] | None) -> tuple[str, list[object]]:
+    """The condition that keeps the matches to some documents' passages, and its parameters."""
+    if document_ids is None:
+        return "", []
+    marks = ",".join("?" * len(document_ids)) or "NULL"
+    return f" AND rowid IN (SELECT id FROM chunks WHERE document_id IN ({marks}))", list(document_ids)
 
 
 def passage_count(conn: Connection) -> int:

@@ -30,6 +30,10 @@ _LETTER_DIGIT_RE = re.compile(r"[^\W\d_]+|\d+")
 
 _STEMMER = Stemmer.Stemmer("english")
 
+# A code mixes letters and digits: error codes, part numbers, model names (E5021, XK-200, M3x0.5);
+# an ordinal (2nd) is not one.
+_CODE_RE = re.compile(r"(?=.*[^\W\d_])(?=.*\d)(?!\d+(?:st|nd|rd|th)$)^[^\W_][\w./-]{2,}$")
+
 # Query-side only: function words that carry no meaning for retrieval. The index keeps them (BM25
 # gives them little weight anyway), so phrases stay intact for highlighting. Words an engineer
 # searches with are not here even when general-purpose lists have them: "CAN bus", "power off",
@@ -164,6 +168,18 @@ def query_terms(query: str) -> list[Term]:
             seen.add((t.text, t.prefix))
             unique.append(t)
     return unique
+
+
+def is_code(word: str) -> bool:
+    """Whether ``word`` (one word, folded) is a code: an error code, a part number, a model name."""
+    return _CODE_RE.search(word) is not None
+
+
+def code_terms(query: str) -> list[Term]:
+    """The codes ``query`` names, each as the one term it is looked up by (``XK-200`` as ``xk200``)."""
+    folded = fold(query)
+    codes = [m for m in _TOKEN_RE.finditer(folded) if m.lastgroup == "word" and is_code(m.group())]
+    return list({t.text: t for m in codes for t in [next(_word_terms(m.group(), m.start()))]}.values())
 
 
 def _fts_term(term: Term) -> str:

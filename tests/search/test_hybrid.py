@@ -89,6 +89,11 @@ def test_bundled_sample_library_refuses_chatty_questions(tmp_path: Path, default
         )
         for question in answerable:
             assert kb.search(question).results, question
+        # Only the IO-8D manual has F201; the camera manual's error table ranked first on "error"
+        # and "meaning" and on meaning, the F201 entry fourth.
+        res = kb.search("what does error F201 mean")
+        assert res.results[0].title.startswith("IO-8D") and res.results[0].why.get("holds_codes")
+        assert [r.score for r in res.results] == sorted((r.score for r in res.results), reverse=True)
         # The IO-8D manual says 短路: "short" (矮) and "circuit" (线路) word by word were reported as
         # not in the library; the dictionary's two-word name finds it.
         res = kb.search("input channel short circuit")

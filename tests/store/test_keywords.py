@@ -46,6 +46,15 @@ def test_bm25_within_some_documents(engine: Engine) -> None:
     assert [c for c, _ in within] == [chunks[2], chunks[0]]
 
 
+def test_matching_finds_every_match_unscored(engine: Engine) -> None:
+    docs, chunks, fan = _notes(engine)
+    with engine.connect() as conn:
+        assert keywords.matching(conn, VALVE, None) == set(chunks)
+        assert keywords.matching(conn, VALVE, [docs[1]]) == {chunks[1]}
+        assert keywords.matching(conn, fts_match_expression(query_terms("belt")), None) == {fan}
+        assert keywords.matching(conn, VALVE, []) == set()
+
+
 def test_term_counts_say_how_many_passages_hold_each_term(engine: Engine) -> None:
     _notes(engine)
     stems = [t.text for t in query_terms("valves fan unheard")]

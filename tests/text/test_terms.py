@@ -6,6 +6,7 @@ import pytest
 
 from kbapp.text.fold import fold, fold_with_map
 from kbapp.text.terms import (
+    code_terms,
     fts_match_expression,
     highlight_spans,
     index_terms,
@@ -67,6 +68,13 @@ def test_codes_whole_and_by_parts() -> None:
     assert terms_of("XK-200") == ["xk200"]
     assert terms_of("e5021") == ["e5021"]
     assert terms_of("5021") == ["5021"]
+
+
+def test_codes_a_question_names() -> None:
+    """Letters with digits, each code once, as the term it is looked up by; a number, an ordinal
+    or a Chinese run with a year in it is no code."""
+    codes = code_terms("XK-200 shows E5021 then e5021 and ＦＵ-2A on the 2nd try, 8051 上1998年")
+    assert [t.text for t in codes] == ["xk200", "e5021", "fu2a"]
 
 
 def test_stemming_and_stopwords() -> None:
