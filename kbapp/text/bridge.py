@@ -191,7 +191,7 @@ class Bridge:
         """The two-word names in ``text`` (lower-case English) that the dictionary glosses as a
         whole: each one's span, its words as written and its Chinese words. An article or "of" may
         stand between the two words ("table of contents"). A name says what its words do
-        not: "short" is 矮 and "circuit" is 线路, "short circuit" is 短路."""
+        not: "short" is 低矮 and "circuit" is 线路, "short circuit" is 短路."""
         out = []
         previous: re.Match[str] | None = None
         for match in _WORD_RE.finditer(text):
