@@ -43,6 +43,10 @@ def _unreadable(key: str, message: str) -> Settled:
     return Settled(FileReport(key, Outcome.FAILED, message, kind=_UNREADABLE))
 
 
+def _unchanged(key: str, name: str, ready: DocumentRecord) -> Settled:
+    return Settled(FileReport(key, Outcome.UNCHANGED, f"{name}: unchanged", ready.id, ready.chunk_count))
+
+
 def settle(engine: Engine, path: Path, read_path: Path) -> Settled | ToRead:
     """What is decided before reading: unreadable, unchanged (same size and time, or same hash) or
     a duplicate of another document; otherwise what reading needs. Hashing is skipped when size
@@ -54,18 +58,19 @@ def settle(engine: Engine, path: Path, read_path: Path) -> Settled | ToRead:
         return _unreadable(key, f"{name}: cannot read file ({err.strerror})")
     if not read_path.is_file():
         return _unreadable(key, f"{name}: not a regular file")
+    # One connection for both look-ups; they begin no transaction, so none is held open while
+    # the file is hashed.
     with engine.connect() as conn:
         existing = repository.find_by_path(conn, key)
-    ready = existing if existing is not None and existing.status == DocumentStatus.READY else None
-    if ready is not None and ready.size == st.st_size and ready.mtime == st.st_mtime:
-        return Settled(FileReport(key, Outcome.UNCHANGED, f"{name}: unchanged", ready.id, ready.chunk_count))
-    try:
-        digest = sha256_file(read_path)
-    except OSError as err:
-        return _unreadable(key, f"{name}: cannot read file ({err.strerror})")
-    if ready is not None and ready.content_hash == digest:
-        return Settled(FileReport(key, Outcome.UNCHANGED, f"{name}: unchanged", ready.id, ready.chunk_count))
-    with engine.connect() as conn:
+        ready = existing if existing is not None and existing.status == DocumentStatus.READY else None
+        if ready is not None and ready.size == st.st_size and ready.mtime == st.st_mtime:
+            return _unchanged(key, name, ready)
+        try:
+            digest = sha256_file(read_path)
+        except OSError as err:
+            return _unreadable(key, f"{name}: cannot read file ({err.strerror})")
+        if ready is not None and ready.content_hash == digest:
+            return _unchanged(key, name, ready)
         twin = repository.find_ready_by_hash(conn, digest)
     if twin is not None and twin.path != key:
         message = f"{name}: same content as {twin.path}; not imported twice"

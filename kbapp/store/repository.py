@@ -5,8 +5,10 @@ complete (row, pages, chunks, FTS rows) or not at all, and replacing a changed f
 old chunks for the new ones in the same commit.
 
 What an import runs for every file (looking a document up by path and by content, writing it) is
-explicit SQL: for a folder of small files, building SQLAlchemy statements cost more than SQLite's
-own work.
+explicit SQL on the DB-API cursor under the SQLAlchemy connection (``_cursor``), inside whatever
+transaction that connection has begun: for a folder of small files, SQLAlchemy's statement and
+result handling cost several times SQLite's own work (a file's two look-ups: 129 µs a file through
+``exec_driver_sql``, 21 µs on the cursor, over the 5,183 documents of a SciFact library).
 """
 
 from __future__ import annotations
@@ -38,9 +40,16 @@ class FileFacts:
     mtime: float
 
 
-def _record(row) -> DocumentRecord:  # type: ignore[no-untyped-def]
-    fields = dict(row._mapping)
-    return DocumentRecord(**{**fields, "status": DocumentStatus(fields["status"])})
+def _cursor(conn: Connection) -> sqlite3.Cursor:
+    """The DB-API cursor under ``conn``: its statements run in the transaction ``conn`` has begun, or
+    each on its own (autocommit, ``database._on_connect``) when it has begun none."""
+    driver = conn.connection.driver_connection
+    assert isinstance(driver, sqlite3.Connection)
+    return driver.cursor()
+
+
+def _record(fields: dict[str, object]) -> DocumentRecord:
+    return DocumentRecord(**{**fields, "status": DocumentStatus(str(fields["status"]))})  # type: ignore[arg-type]
 
 
 _COLUMNS = (
@@ -70,12 +79,13 @@ _INSERT_CHUNK = (
 
 
 def list_documents(conn: Connection) -> list[DocumentRecord]:
-    return [_record(r) for r in conn.exec_driver_sql(_LISTING)]
+    return [_record(dict(r._mapping)) for r in conn.exec_driver_sql(_LISTING)]
 
 
 def _one(conn: Connection, where: str, *params: object) -> DocumentRecord | None:
-    row = conn.exec_driver_sql(_ONE + where, params).first()
-    return _record(row) if row else None
+    cursor = _cursor(conn)
+    row = cursor.execute(_ONE + where, params).fetchone()
+    return _record(dict(zip((d[0] for d in cursor.description), row, strict=True))) if row else None
 
 
 def get_document(conn: Connection, doc_id: int) -> DocumentRecord | None:
@@ -116,7 +126,7 @@ def _insert_document(
         warnings,
         copy_path,
     )
-    doc_id = conn.exec_driver_sql(_INSERT_DOCUMENT, values).lastrowid
+    doc_id = _cursor(conn).execute(_INSERT_DOCUMENT, values).lastrowid
     assert doc_id is not None
     return int(doc_id)
 
@@ -151,7 +161,7 @@ def write_document(
     )
     collections.carry_over(conn, kept, doc_id)
     if doc_pages:  # a scanned document has none until OCR reads them
-        conn.exec_driver_sql(
+        _cursor(conn).executemany(
             "INSERT INTO pages (document_id, page_index, number, text) VALUES (?, ?, ?, ?)",
             [(doc_id, i, p.number, p.text) for i, p in enumerate(doc_pages)],
         )
@@ -182,8 +192,9 @@ def insert_chunks(
     transaction no one else inserts, and the keyword rows need them."""
     if not doc_chunks:
         return
-    first_id = int(conn.exec_driver_sql("SELECT coalesce(max(id), 0) + 1 FROM chunks").scalar_one())
-    conn.exec_driver_sql(
+    cursor = _cursor(conn)
+    first_id = int(cursor.execute("SELECT coalesce(max(id), 0) + 1 FROM chunks").fetchone()[0])
+    cursor.executemany(
         _INSERT_CHUNK,
         [
             (
@@ -207,7 +218,7 @@ def insert_chunks(
     for c in doc_chunks:
         if c.heading not in context:
             context[c.heading] = index_terms(f"{title}\n{c.heading}")
-    conn.exec_driver_sql(
+    cursor.executemany(
         "INSERT INTO chunk_fts(rowid, body, context) VALUES (?, ?, ?)",
         [
             (first_id + i, terms, context[c.heading])
@@ -238,11 +249,13 @@ def record_failure(conn: Connection, facts: FileFacts, doc_type: str, error: str
 
 def _replace(conn: Connection, path: str) -> list[int]:
     """Delete the row stored for ``path``; returns the collections it was in."""
-    old = conn.exec_driver_sql("SELECT id FROM documents WHERE path = ?", (path,)).scalar()
-    if old is None:
+    cursor = _cursor(conn)
+    row = cursor.execute("SELECT id FROM documents WHERE path = ?", (path,)).fetchone()
+    if row is None:
         return []
+    old = int(row[0])
     kept = collections.of_document(conn, old)
-    conn.exec_driver_sql("DELETE FROM documents WHERE id = ?", (old,))
+    cursor.execute("DELETE FROM documents WHERE id = ?", (old,))
     return kept
 
 
