@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Sequence
+from itertools import accumulate
 from typing import Protocol
 
 TokenCounter = Callable[[str], int]
@@ -49,11 +50,8 @@ class TokenizerCounter:
 
 def _from_offsets(offsets: Sequence[tuple[int, int]]) -> SpanCounter:
     starts = [s for s, _ in offsets]
-    ends: list[int] = []
-    high = 0
-    for _, e in offsets:  # offsets run forward; a running maximum makes sure bisecting is sound
-        high = max(high, e)
-        ends.append(high)
+    # Offsets run forward; a running maximum makes sure bisecting is sound.
+    ends = list(accumulate((e for _, e in offsets), max, initial=0))[1:]
 
     def count(start: int, end: int) -> int:
         if end <= start:

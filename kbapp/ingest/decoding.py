@@ -42,7 +42,7 @@ BOMS: tuple[tuple[bytes, str], ...] = (
     (b"\xff\xfe", "utf-16-le"),
 )
 _SAMPLE = 64 * 1024
-_CONTROL_BYTES = frozenset(range(0x01, 0x09)) | frozenset(range(0x0E, 0x1B)) | {0x1C, 0x1D, 0x1E, 0x1F}
+_CONTROL_BYTES = bytes([*range(0x01, 0x09), *range(0x0E, 0x1B), 0x1C, 0x1D, 0x1E, 0x1F])
 _CONTROL_CHARS = re.compile("[\x01-\x08\x0e-\x1a\x1c-\x1f]")  # the characters of _CONTROL_BYTES
 _MAX_CHAOS = 0.2
 # Lead bytes of punctuation/full-width forms plus the frequent Hanzi: GB2312 rows A1-A3 and B0-F7,
@@ -124,7 +124,7 @@ def looks_binary(data: bytes) -> bool:
         return False
     if b"\x00" in sample:
         return True
-    controls = sum(1 for byte in sample if byte in _CONTROL_BYTES)
+    controls = len(sample) - len(sample.translate(None, _CONTROL_BYTES))  # counted in C
     return controls > max(1, len(sample) // 100)
 
 
