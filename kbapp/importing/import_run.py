@@ -30,7 +30,7 @@ from kbapp.importing.reading import ImportCancelled, Reader, ReadSession
 from kbapp.importing.write_group import Settled, WriteGroup
 from kbapp.store import journal
 
-AHEAD = 64  # files settled ahead of their turn, at most
+AHEAD = 128  # files settled ahead of their turn, at most: two workers' queues (read_pool.DEPTH)
 
 
 @dataclass(frozen=True, slots=True)

@@ -42,7 +42,11 @@ from kbapp.ingest.sniff import SUFFIX_FORMATS, Format
 _CUT_BY_WORKERS = (Format.TEXT, Format.MARKDOWN)
 
 MAX_WORKERS = 4
-DEPTH = 16  # files queued per worker: enough that it never waits for the importer
+# Files queued per worker: enough that it keeps reading while the importer writes a group (about
+# 85 ms for 115 small files here, in which a worker reads 40 of them; its answers wait in the
+# pipe). With 16 it ran dry during each write: 5,183 small text files took 14.3-15.2 s against
+# 12.9-13.6 s with 64 (128 was no faster).
+DEPTH = 64
 SPREAD_BYTES = 2 * 1024 * 1024
 
 
