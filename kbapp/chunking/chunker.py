@@ -11,7 +11,7 @@ line at the top of a page) are merged into a neighbour.
 Every chunk records where it came from — page range and code-point offsets into the page text —
 and its text is exactly ``prefix + span_text(pages, ...)``, so the preview can highlight it.
 
-Each page is tokenized once (``spans.span_counter``) and every size is read off those offsets,
+Each page is tokenized once (``spans.span_counters``) and every size is read off those offsets,
 which keeps chunking to about one tokenizer pass over the text and linear in its length. A span's
 count can be a token off where it starts or ends inside a token (on the 5,768 passages of the
 import benchmark's manual and mixed documents and of ``manuals_mixed_dev``'s two manuals: equal
@@ -25,7 +25,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from kbapp.chunking.spans import SpanCounter, TokenCounter, span_counter
+from kbapp.chunking.spans import SpanCounter, TokenCounter, span_counters
 from kbapp.chunking.splitter import split_to_budget
 from kbapp.ingest.document import BlockKind, Page, ParsedDocument
 from kbapp.text.numbering import section_level
@@ -76,19 +76,16 @@ def span_text(pages: list[Page], page_start: int, char_start: int, page_end: int
 
 
 class _Spans:
-    """Token counts of page spans, each page tokenized once, the first time it is asked about."""
+    """Token counts of page spans, every page tokenized once, all together."""
 
     def __init__(self, pages: list[Page], count: TokenCounter) -> None:
         self._pages = pages
         self.count = count
-        self._by_page: dict[int, SpanCounter] = {}
+        self._by_page = span_counters(count, [page.text for page in pages])
         self._prefixes: dict[str, int] = {}
 
     def page(self, index: int) -> SpanCounter:
-        counter = self._by_page.get(index)
-        if counter is None:
-            counter = self._by_page[index] = span_counter(self.count, self._pages[index].text)
-        return counter
+        return self._by_page[index]
 
     def prefix(self, prefix: str) -> int:
         """Tokens of a heading prefix; the passages of a section share one."""

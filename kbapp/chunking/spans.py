@@ -34,6 +34,10 @@ class OffsetTokenizer(Protocol):
 
     def encode(self, sequence: str, *, add_special_tokens: bool = ...) -> _Encoding: ...
 
+    def encode_batch(
+        self, texts: Sequence[str], *, add_special_tokens: bool = ...
+    ) -> Sequence[_Encoding]: ...
+
 
 class TokenizerCounter:
     """Exact counts from the model pack's tokenizer (no special tokens), with its offsets."""
@@ -46,6 +50,9 @@ class TokenizerCounter:
 
     def offsets(self, text: str) -> list[tuple[int, int]]:
         return self._tok.encode(text, add_special_tokens=False).offsets
+
+    def offsets_many(self, texts: Sequence[str]) -> list[list[tuple[int, int]]]:
+        return [e.offsets for e in self._tok.encode_batch(texts, add_special_tokens=False)]
 
 
 def _from_offsets(offsets: Sequence[tuple[int, int]]) -> SpanCounter:
@@ -67,3 +74,13 @@ def span_counter(count: TokenCounter, text: str) -> SpanCounter:
     if offsets is None:
         return lambda start, end: count(text[start:end])
     return _from_offsets(offsets(text))
+
+
+def span_counters(count: TokenCounter, texts: Sequence[str]) -> list[SpanCounter]:
+    """``span_counter`` of each of ``texts``. A tokenizer encodes them in one batch, on every core
+    the process allows it (the 311 pages of a manual: 0.39-0.48 s one by one, 0.22 s in a batch
+    on two cores)."""
+    many = getattr(count, "offsets_many", None)
+    if many is None:
+        return [span_counter(count, text) for text in texts]
+    return [_from_offsets(offsets) for offsets in many(texts)]
