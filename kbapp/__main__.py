@@ -1,5 +1,3 @@
-import sys
+from kbapp.cli.main import run
 
-from kbapp.cli.main import main
-
-sys.exit(main())
+run()

@@ -9,10 +9,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
+import multiprocessing
 import os
 import sys
+import threading
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NoReturn
 
 from kbapp.cli.gui import add_gui_command
 from kbapp.cli.model import add_model_commands
@@ -276,5 +279,31 @@ def main(argv: list[str] | None = None) -> int:
         return 141  # what a shell reports for a command ended by SIGPIPE
 
 
+def _nothing_left() -> bool:
+    """Whether the interpreter's exit has nothing to wait for or tidy: no thread or child process
+    still running, and no window (Qt tears its own objects down)."""
+    running = threading.active_count() > 1 or multiprocessing.active_children()
+    return not running and "PySide6" not in sys.modules
+
+
+def run() -> NoReturn:
+    """The ``kbapp`` command: ``main``, then, when nothing is left running, the process ends at once.
+
+    A command has closed the library (everything durable, workers stopped) by the time it returns;
+    what the interpreter's exit would still do is tear down modules: another 0.2-0.3 s on every
+    command (PyMuPDF 90 ms, the tokenizer 120 ms, SQLAlchemy and the core 90 ms, measured here),
+    about as long as a keyword search."""
+    code = main()
+    if not _nothing_left():
+        sys.exit(code)
+    logging.shutdown()
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except BrokenPipeError:  # the reader stopped early, as in ``main``
+        os._exit(141)
+    os._exit(code)
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    run()
