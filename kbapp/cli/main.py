@@ -281,9 +281,11 @@ def main(argv: list[str] | None = None) -> int:
 
 def _nothing_left() -> bool:
     """Whether the interpreter's exit has nothing to wait for or tidy: no thread or child process
-    still running, and no window (Qt tears its own objects down)."""
+    still running, no window (Qt tears its own objects down), and no profiler or tracer (cProfile,
+    coverage) that writes its report at exit."""
     running = threading.active_count() > 1 or multiprocessing.active_children()
-    return not running and "PySide6" not in sys.modules
+    watched = sys.getprofile() is not None or sys.gettrace() is not None
+    return not running and not watched and "PySide6" not in sys.modules
 
 
 def run() -> NoReturn:
