@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -13,6 +14,10 @@ SAMPLE_LIBRARY = Path(__file__).resolve().parents[2] / "resources" / "sample_lib
 
 
 def kbapp(data: Path, *args: str, input_text: str | None = None) -> subprocess.CompletedProcess[str]:
+    """The command as a script runs it: output to a pipe is block-buffered, so what the command
+    printed last reaches the pipe only if it is flushed before the process ends (this workplace
+    sets PYTHONUNBUFFERED, which would hide that)."""
+    env = {name: value for name, value in os.environ.items() if name != "PYTHONUNBUFFERED"}
     return subprocess.run(
         [sys.executable, "-m", "kbapp", "--data-dir", str(data), *args],
         capture_output=True,
@@ -20,6 +25,7 @@ def kbapp(data: Path, *args: str, input_text: str | None = None) -> subprocess.C
         encoding="utf-8",
         input=input_text,
         timeout=300,
+        env=env,
     )
 
 
