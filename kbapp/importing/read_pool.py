@@ -47,6 +47,10 @@ MAX_WORKERS = 4
 # pipe). With 16 it ran dry during each write: 5,183 small text files took 14.3-15.2 s against
 # 12.9-13.6 s with 64 (128 was no faster).
 DEPTH = 64
+# ... and at most this many bytes of files per worker (a first file is always let in). Answers that
+# arrive before their turn (one worker's, while another reads a slow file) wait in memory: 64
+# parsed manuals would be hundreds of megabytes, 64 small files are a few hundred kilobytes.
+DEPTH_BYTES = 32 * 1024 * 1024
 SPREAD_BYTES = 2 * 1024 * 1024
 
 
@@ -106,7 +110,9 @@ class PoolSession:
         self._cut_here = False  # a document coming back parsed has been submitted
 
     def room(self) -> bool:
-        return len(self._order) < DEPTH * self._busy
+        if not self._order:
+            return True
+        return len(self._order) < DEPTH * self._busy and sum(self._queued) < DEPTH_BYTES * self._busy
 
     def submit(self, path: Path, size: int) -> None:
         """Queue ``path`` (of ``size`` bytes) on the worker with the least queued, or a new worker if
