@@ -30,6 +30,7 @@ from kbapp.contract import (
     SourceError,
     StorageError,
 )
+from kbapp.importing import reader_start
 from kbapp.importing.limits import ParseLimits
 from kbapp.library.paths import resolve_data_dir
 
@@ -68,18 +69,22 @@ def _summary(reports: list[ImportReport]) -> str:
 def cmd_import(args: argparse.Namespace) -> int:
     limits = ParseLimits(seconds=args.parse_timeout, memory_mb=args.parse_memory)
     info = sys.stderr if args.json else sys.stdout
-    with _open(args, limits) as kb:
-        report = kb.intake(
-            args.paths,
-            resume=True,
-            embed=not args.no_embed,
-            ocr=not args.no_ocr,
-            progress=IntakeLines(args.json, info),
-        )
-        if not kb.model_available:
-            print(f"note: keyword search only ({kb.model_problem})", file=sys.stderr)
-        if report.ocr is not None and report.ocr.unavailable:
-            print(f"note: scanned pages left unread ({report.ocr.unavailable})", file=sys.stderr)
+    reader_start.prestart()  # its start-up overlaps opening the library
+    try:
+        with _open(args, limits) as kb:
+            report = kb.intake(
+                args.paths,
+                resume=True,
+                embed=not args.no_embed,
+                ocr=not args.no_ocr,
+                progress=IntakeLines(args.json, info),
+            )
+            if not kb.model_available:
+                print(f"note: keyword search only ({kb.model_problem})", file=sys.stderr)
+            if report.ocr is not None and report.ocr.unavailable:
+                print(f"note: scanned pages left unread ({report.ocr.unavailable})", file=sys.stderr)
+    finally:
+        reader_start.discard()
     for path, why in [p for r in report.imports for p in r.problems]:
         print(f"FAILED    {path}: {why}", file=info)
     if report.stopped is not None:

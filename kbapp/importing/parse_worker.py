@@ -43,12 +43,12 @@ from typing import Any
 
 import psutil
 
-from kbapp.child_process import spawn
 from kbapp.chunking import ChunkingConfig
 from kbapp.chunking.splitter import TokenCounter
 from kbapp.importing.limits import ParseLimits
+from kbapp.importing.reader_start import start_reader, take
 from kbapp.importing.reading import ImportCancelled, Parser, ReadResult, chunked, crash_error
-from kbapp.importing.worker_process import Reply, serve
+from kbapp.importing.worker_process import Reply
 from kbapp.ingest.document import IngestError, IngestErrorKind, ParsedDocument
 
 PageParser = Callable[[Path, int], ParsedDocument]
@@ -144,17 +144,15 @@ class ParseWorker:
         if self._proc is not None and self._proc.is_alive():
             return
         self._close()
-        parent_end, child_end = multiprocessing.Pipe(duplex=True)
-        memory = 0 if self._watch_memory else self._memory_bytes
-        proc = spawn(
-            serve,
-            (child_end, self._parse, self._chunking, memory),
-            "kbapp-reader",
-            main_needed=getattr(self._parse, "__module__", None) == "__main__",
-        )
-        child_end.close()
-        self._proc, self._conn, self._ready = proc, parent_end, False
+        main_needed = getattr(self._parse, "__module__", None) == "__main__"
+        # A process started ahead (``reader_start.prestart``) cannot unpickle a parser of the host's
+        # main script: it was started without it.
+        reader = None if main_needed else take()
+        self._proc, self._conn = reader or start_reader(main_needed)
+        self._ready = False
         self._head_since = time.monotonic()
+        memory = 0 if self._watch_memory else self._memory_bytes
+        self._conn.send((self._parse, self._chunking, memory))
 
     def stop(self) -> None:
         """Kill the worker; what was asked of it is forgotten."""

@@ -39,6 +39,8 @@ CUT_HERE = frozenset({"text", "markdown"})  # document types cut into passages i
 # Documents with more text than this are cut in the worker whatever their type.
 CUT_HERE_CHARS = 2_000_000
 
+# (parser, how to cut passages, memory limit in bytes or 0): the first message a worker gets
+Setup = tuple[Any, ChunkingConfig, int]
 # (ticket, path, tokenizer file or None, page number or None)
 Request = tuple[int, str, str | None, int | None]
 # (ticket, "read", ReadResult) | (ticket, "parsed", ParsedDocument) | (ticket, "error", kind, message)
@@ -87,15 +89,23 @@ def _read(
         return ("error", str(crash.kind), crash.message), False
 
 
-def serve(conn: Connection, parse: Any, chunking: ChunkingConfig, memory_bytes: int) -> None:
+def serve(conn: Connection) -> None:
     """The worker's loop: answer requests in the order they came until the pipe closes; exit after
-    running out of memory (the heap may be in a poor state; the importer starts a fresh worker)."""
+    running out of memory (the heap may be in a poor state; the importer starts a fresh worker).
+
+    The first message is the ``Setup``, not the process's arguments: a worker can then be started
+    before anyone knows what it will read with (``parse_worker.prestart``)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is for the importing process to handle
     exit_with_parent()
     handler = logging.StreamHandler()
     handler.setFormatter(_OneLineErrors("kbapp reader: %(message)s"))
     logging.basicConfig(level=logging.WARNING, handlers=[handler], force=True)
     os.environ["TOKENIZERS_PARALLELISM"] = "false"  # one thread: predictable memory
+    try:
+        setup: Setup = conn.recv()
+    except (EOFError, OSError):
+        return
+    parse, chunking, memory_bytes = setup
     _limit_memory(memory_bytes)
     counters: dict[str | None, TokenCounter] = {}
     conn.send(("ready",))
