@@ -213,6 +213,12 @@ class RemoteCounter:
         offsets: list[tuple[int, int]] = self._process.call(TEXT, "offsets", text)
         return offsets
 
+    def offsets_many(self, texts: Sequence[str]) -> list[list[tuple[int, int]]]:
+        """One request for a document's pages: one round trip, and the model process encodes
+        them as a batch on its threads (``spans.span_counters``)."""
+        offsets: list[list[tuple[int, int]]] = self._process.call(TEXT, "offsets_many", list(texts))
+        return offsets
+
 
 def serve(pipes: list[Connection], cancel: Event, pack_dir: str, threads: int | None) -> None:
     """The child: load the model, say "ready" on the first pipe (or why not), then answer every
@@ -242,6 +248,7 @@ def serve(pipes: list[Connection], cancel: Event, pack_dir: str, threads: int | 
         "query": encoder.embed_query,
         "count": counter,
         "offsets": counter.offsets,
+        "offsets_many": counter.offsets_many,
         "boundaries": encoder.word_boundaries,
     }
     pipes[0].send(("ready",))

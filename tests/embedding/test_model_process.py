@@ -51,6 +51,7 @@ def test_remote_answers_match_the_in_process_encoder(
         assert far.word_boundaries(text) == encoder.word_boundaries(text)
         assert counter(text) == counter(text) == near_counts(text)
         assert counter.offsets(text) == near_counts.offsets(text)  # type: ignore[attr-defined]
+    assert counter.offsets_many(mixed_sentences) == [near_counts.offsets(t) for t in mixed_sentences]  # type: ignore[attr-defined]
 
 
 def test_a_search_query_does_not_wait_for_the_passages_being_embedded(
