@@ -20,6 +20,7 @@ This module is imported in the worker; it keeps to what reading needs (no databa
 from __future__ import annotations
 
 import logging
+import multiprocessing
 import os
 import signal
 import sys
@@ -33,6 +34,7 @@ from kbapp.chunking.splitter import TokenCounter
 from kbapp.embedding.budget import token_counter
 from kbapp.importing.reading import chunked, crash_error
 from kbapp.ingest.document import IngestError
+from kbapp.ingest.helping import helpers_allowed
 
 _LINUX_RLIMIT = sys.platform.startswith("linux")
 CUT_HERE = frozenset({"text", "markdown"})  # document types cut into passages in the worker
@@ -107,6 +109,11 @@ def serve(conn: Connection) -> None:
         return
     parse, chunking, memory_bytes = setup
     _limit_memory(memory_bytes)
+    # A helper process (``kbapp.ingest.helping``) inherits the address-space limit; where there is
+    # none to inherit it would be unbounded, so there is none. It is a child of this process.
+    bounded = _LINUX_RLIMIT and memory_bytes > 0
+    if bounded:  # multiprocessing starts no child from a daemon process
+        multiprocessing.current_process().daemon = False
     counters: dict[str | None, TokenCounter] = {}
     conn.send(("ready",))
     while True:
@@ -114,7 +121,9 @@ def serve(conn: Connection) -> None:
             request: Request = conn.recv()
         except (EOFError, OSError):
             return
-        reply, out_of_memory = _read(parse, chunking, counters, request)
+        # Only for a file nothing is queued behind: then the import leaves a core idle.
+        with helpers_allowed(bounded and not conn.poll()):
+            reply, out_of_memory = _read(parse, chunking, counters, request)
         try:
             conn.send((request[0], *reply))
         except MemoryError:

@@ -1,8 +1,9 @@
 """PDF reader (PyMuPDF): per-page text in reading order with headings, tables and code.
 
-Each page is scanned once with one TextPage: fragments with style, a cheap check that the text
-layer is real (``pdf_quality``: scanned pages and fonts without a Unicode map are listed in
-``ocr_pages`` for the OCR stage instead of being indexed), and ruled tables. Then document-wide passes
+Each page is scanned once (``pdf_pages``, a long document from both ends at once where a helper
+process may run): fragments with style, a cheap check that the text layer is real
+(``pdf_quality``: scanned pages and fonts without a Unicode map are listed in ``ocr_pages`` for
+the OCR stage instead of being indexed), and ruled tables. Then document-wide passes
 drop running headers/footers, fix the body font size, match the outline to printed headings and
 assign heading levels, and each page is emitted as blocks.
 
@@ -17,7 +18,6 @@ from __future__ import annotations
 import os
 import re
 from collections import defaultdict
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from kbapp.ingest.document import BlockKind, IngestErrorKind, Page, ParsedDocument
@@ -32,29 +32,19 @@ from kbapp.ingest.pdf_blocks import (
 )
 from kbapp.ingest.pdf_engine import pymupdf
 from kbapp.ingest.pdf_headings import assign_levels, body_size
-from kbapp.ingest.pdf_layout import Fragment, extract_fragments
+from kbapp.ingest.pdf_layout import Fragment
 from kbapp.ingest.pdf_order import reading_order
-from kbapp.ingest.pdf_quality import PageStatus, text_status
+from kbapp.ingest.pdf_pages import PageScan, scan_pages
+from kbapp.ingest.pdf_quality import PageStatus
 from kbapp.ingest.pdf_running import running_fragments
-from kbapp.ingest.pdf_tables import Table, find_tables
+from kbapp.ingest.pdf_tables import Table
 from kbapp.ingest.textnorm import clean_text, collapse_spaces
 
-# Ligatures are expanded (no PRESERVE_LIGATURES); vector paths come along for table detection.
-_TEXT_FLAGS = pymupdf.TEXT_PRESERVE_WHITESPACE | pymupdf.TEXT_MEDIABOX_CLIP | pymupdf.TEXT_COLLECT_VECTORS
 _PLACEHOLDER_TITLES = frozenset({"untitled", "title", "document", "slide 1", "no title", "unknown"})
 _FILE_NAME = re.compile(r"\.(?:pdf|docx?|tex|dvi|rtf|odt|txt|ps|indd|qxd)$", re.I)
 _CORRUPT = "not a valid PDF (file is damaged or truncated)"
 _EOF_MARKER = b"%%EOF"
 _EOF_WINDOW = 1024  # writers may append whitespace or padding after the end-of-file marker
-
-
-@dataclass(slots=True)
-class PageScan:
-    number: int
-    height: float
-    status: PageStatus
-    fragments: list[Fragment] = field(default_factory=list)
-    tables: list[Table] = field(default_factory=list)
 
 
 def parse_pdf(path: Path) -> ParsedDocument:
@@ -83,7 +73,7 @@ def _open(path: Path) -> pymupdf.Document:
 
 
 def _read(document: pymupdf.Document, path: Path) -> ParsedDocument:
-    scans, damaged = _scan_pages(document)
+    scans, damaged = scan_pages(document, path)
     usable = [scan for scan in scans if scan.status is PageStatus.OK]
     unusable = [scan for scan in scans if scan.status in (PageStatus.NEEDS_OCR, PageStatus.GARBLED)]
     if not usable and unusable and not document.is_repaired:
@@ -128,37 +118,6 @@ def _read(document: pymupdf.Document, path: Path) -> ParsedDocument:
         warnings=warnings,
         ocr_pages=[scan.number for scan in unusable],
     )
-
-
-def _scan_pages(document: pymupdf.Document) -> tuple[list[PageScan], list[int]]:
-    scans: list[PageScan] = []
-    damaged: list[int] = []
-    for index in range(document.page_count):
-        try:
-            scans.append(_scan(document.load_page(index)))
-        except Exception:  # a damaged page must not cost the rest of the manual
-            damaged.append(index + 1)
-    return scans, damaged
-
-
-def _scan(page: pymupdf.Page) -> PageScan:
-    number = page.number + 1
-    height = page.rect.height
-    textpage = page.get_textpage(flags=_TEXT_FLAGS)
-    page_dict = textpage.extractDICT()
-    fragments = extract_fragments(page_dict)
-    status = text_status(fragments, page)
-    if status is not PageStatus.OK:
-        return PageScan(number, height, status)
-    tables = find_tables(page_dict["blocks"], textpage.extractWORDS)
-    if tables:
-        fragments = [fragment for fragment in fragments if not _in_tables(fragment, tables)]
-    return PageScan(number, height, status, fragments, tables)
-
-
-def _in_tables(fragment: Fragment, tables: list[Table]) -> bool:
-    x, y = (fragment.x0 + fragment.x1) / 2, (fragment.y0 + fragment.y1) / 2
-    return any(table.contains(x, y) for table in tables)
 
 
 def _units(
