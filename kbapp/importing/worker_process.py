@@ -96,7 +96,7 @@ def serve(conn: Connection) -> None:
     running out of memory (the heap may be in a poor state; the importer starts a fresh worker).
 
     The first message is the ``Setup``, not the process's arguments: a worker can then be started
-    before anyone knows what it will read with (``parse_worker.prestart``)."""
+    before anyone knows what it will read with (``reader_start.prestart``)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is for the importing process to handle
     exit_with_parent()
     handler = logging.StreamHandler()
