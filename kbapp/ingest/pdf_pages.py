@@ -125,11 +125,13 @@ class _Helper:
             self._conn = None
 
     def stop(self) -> None:
-        if self._conn is not None:
-            self._conn.close()
+        """Kill the helper, then close the pipe: closed first, a helper in the middle of sending
+        would print a broken pipe's traceback on the user's terminal."""
         if self._proc.is_alive():
             self._proc.kill()
         self._proc.join(5)
+        if self._conn is not None:
+            self._conn.close()
 
 
 def _identity(path: Path | str) -> tuple[int, int, int]:
@@ -149,4 +151,7 @@ def scan_backwards(conn: Connection, path: str, count: int, identity: tuple[int,
     if _identity(path) != identity or document.page_count != count:
         return
     for index in range(count - 1, -1, -1):
-        conn.send((index, _scan_or_none(document, index)))
+        try:
+            conn.send((index, _scan_or_none(document, index)))
+        except OSError:  # the reader has what it needs and stopped listening
+            return
