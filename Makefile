@@ -24,11 +24,16 @@ $(VENV)/.installed: pyproject.toml packaging/ocr-models.txt
 $(PACK): $(VENV)/.installed kbapp/embedding/build.py kbapp/embedding/covered.py
 	$(BIN)/kbapp model build
 
+# The window on a library of its own holding the bundled sample documents, so there is something to
+# search at once: they are imported on the first run and found unchanged after. `.venv/bin/kbapp gui`
+# opens your own library (in the user data folder).
+SAMPLE_GUI := $(BIN)/kbapp --data-dir .sample-library gui resources/sample_library
+
 run: setup
 	@if [ -z "$$DISPLAY$$WAYLAND_DISPLAY" ] && [ "$$(uname)" = Linux ]; then \
 	  echo "No display found: running the window on a virtual X screen (xvfb-run)."; \
-	  xvfb-run -a $(BIN)/kbapp gui; \
-	else $(BIN)/kbapp gui; fi
+	  xvfb-run -a $(SAMPLE_GUI); \
+	else $(SAMPLE_GUI); fi
 
 # Lint, format and type check first: they take seconds, the tests minutes.
 test: setup lint
