@@ -39,19 +39,27 @@ class OffsetTokenizer(Protocol):
     ) -> Sequence[_Encoding]: ...
 
 
-class TokenizerCounter:
-    """Exact counts from the model pack's tokenizer (no special tokens), with its offsets."""
+ManyOffsets = Callable[[Sequence[str]], list[list[tuple[int, int]]]]
 
-    def __init__(self, tok: OffsetTokenizer) -> None:
+
+class TokenizerCounter:
+    """Exact counts from the model pack's tokenizer (no special tokens), with its offsets.
+    ``many`` gives the offsets of many texts exactly as the tokenizer would, faster
+    (``embedding.word_offsets``)."""
+
+    def __init__(self, tok: OffsetTokenizer, many: ManyOffsets | None = None) -> None:
         self._tok = tok
+        self._many = many
 
     def __call__(self, text: str) -> int:
         return len(self._tok.encode(text, add_special_tokens=False).ids)
 
     def offsets(self, text: str) -> list[tuple[int, int]]:
-        return self._tok.encode(text, add_special_tokens=False).offsets
+        return self.offsets_many([text])[0]
 
     def offsets_many(self, texts: Sequence[str]) -> list[list[tuple[int, int]]]:
+        if self._many is not None:
+            return self._many(texts)
         return [e.offsets for e in self._tok.encode_batch(texts, add_special_tokens=False)]
 
 

@@ -11,10 +11,12 @@ from pathlib import Path
 from kbapp.chunking.estimate import estimate_tokens
 from kbapp.chunking.spans import TokenCounter, TokenizerCounter
 from kbapp.embedding.tokens import TextTokenizer, load_tokenizer
+from kbapp.embedding.word_offsets import WordOffsets
 
 
-def counter_for(tok: TextTokenizer) -> TokenCounter:
-    return TokenizerCounter(tok)
+def counter_for(tok: TextTokenizer) -> TokenizerCounter:
+    words = WordOffsets.for_tokenizer(tok)
+    return TokenizerCounter(tok, words.offsets_many if words is not None else None)
 
 
 def token_counter(tokenizer_path: Path | None) -> TokenCounter:

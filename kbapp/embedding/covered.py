@@ -106,6 +106,18 @@ class CoveredTokenizer:
         normalized = self._normalizer.normalize_str(text) if self._normalizer is not None else text
         return _kept().fullmatch(normalized) is not None
 
+    @property
+    def normalizer(self) -> Any:
+        """Both vocabularies' normalizer (they share the pipeline around the model)."""
+        return self._normalizer
+
+    @property
+    def pre_tokenizer(self) -> Any:
+        return self._common.pre_tokenizer
+
+    def get_added_tokens_decoder(self) -> dict[int, Any]:
+        return self._common.get_added_tokens_decoder()
+
     def full(self) -> Tokenizer:
         with self._lock:
             if self._full is None:

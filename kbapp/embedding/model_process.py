@@ -223,7 +223,7 @@ class RemoteCounter:
 def serve(pipes: list[Connection], cancel: Event, pack_dir: str, threads: int | None) -> None:
     """The child: load the model, say "ready" on the first pipe (or why not), then answer every
     pipe from its own thread until the window closes them or dies."""
-    from kbapp.chunking.spans import TokenizerCounter
+    from kbapp.embedding.budget import counter_for
     from kbapp.embedding.encoder import Encoder
     from kbapp.embedding.pack import load_pack
     from kbapp.embedding.tokens import load_tokenizer
@@ -237,7 +237,7 @@ def serve(pipes: list[Connection], cancel: Event, pack_dir: str, threads: int | 
     except Exception as exc:  # a damaged pack, no memory: said in the window, keyword search goes on
         pipes[0].send(("failed", f"{type(exc).__name__}: {exc}"))
         return
-    counter = TokenizerCounter(tokenizer)
+    counter = counter_for(tokenizer)
     ops: dict[str, Callable[[Any], Any]] = {
         "passages": lambda arg: encoder.embed_passages(
             arg[0],
