@@ -75,6 +75,19 @@ def _cpu_model() -> str:
     return platform.processor() or "unknown"
 
 
+def _vector_extensions() -> str:
+    """The CPU's AVX flags: onnxruntime's int8 kernels and FAISS run much faster with AVX-512 (VNNI)
+    than with AVX2 alone, and hosts of the same model name differ in them from day to day."""
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("flags"):
+                flags = sorted(f for f in line.split(":", 1)[1].split() if f.startswith("avx"))
+                return ", ".join(flags) or "none"
+    except OSError:
+        pass
+    return "unknown"
+
+
 def _version(dist: str) -> str:
     try:
         return metadata.version(dist)
@@ -120,7 +133,7 @@ def machine() -> list[tuple[str, str]]:
     return [
         ("date", datetime.datetime.now().astimezone().strftime("%Y-%m-%d %H:%M %Z")),
         ("commit", _git("rev-parse", "--short", "HEAD") + dirty),
-        ("CPU", f"{_cpu_model()}, {os.cpu_count()} logical CPUs"),
+        ("CPU", f"{_cpu_model()}, {os.cpu_count()} logical CPUs; vector extensions: {_vector_extensions()}"),
         ("load average at start (1/5/15 min)", " / ".join(f"{x:.2f}" for x in load)),
         ("OS", platform.platform()),
         ("Python", sys.version.split()[0]),
