@@ -7,11 +7,10 @@ import json
 import sys
 from pathlib import Path
 
-from kbapp.embedding import PackError, default_pack_dir, load_pack
-
 
 def cmd_build(args: argparse.Namespace) -> int:
     # The builder pulls in onnx; only this command needs it (the frozen app leaves it out).
+    from kbapp.embedding import default_pack_dir, load_pack
     from kbapp.embedding.build import build_default_pack, build_pack_from_hf, default_wheel_cache
 
     dest = Path(args.dest) if args.dest else default_pack_dir()
@@ -32,6 +31,9 @@ def cmd_build(args: argparse.Namespace) -> int:
 
 
 def cmd_info(args: argparse.Namespace) -> int:
+    # Imported by the command, not the module: every ``kbapp`` command builds this parser.
+    from kbapp.embedding import PackError, default_pack_dir, load_pack
+
     path = Path(args.pack) if args.pack else default_pack_dir()
     try:
         pack = load_pack(path)
