@@ -28,6 +28,7 @@ from pathlib import Path
 
 from bench.bench_import import RECOLL_MISSING, _env, _manual_corpus, _scifact_corpus, recoll_config
 from bench.installed import as_installed
+from bench.report import BASELINE_MISSING
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLE = ROOT / "resources" / "sample_library"
@@ -141,7 +142,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{r.library}: ERROR: {r.recoll_missing}")
     if args.json:
         args.json.write_text(json.dumps([asdict(r) for r in results], indent=1), encoding="utf-8")
-    return 1 if any(r.recoll_missing for r in results) else 0
+    return BASELINE_MISSING if any(r.recoll_missing for r in results) else 0
 
 
 if __name__ == "__main__":

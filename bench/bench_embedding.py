@@ -26,6 +26,7 @@ from pathlib import Path
 
 import numpy as np
 
+from bench.report import BASELINE_MISSING, TARGET_MISSED
 from kbapp.embedding import Encoder, PackError, default_pack_dir, load_pack
 from kbapp.embedding.build import build_default_pack, default_wheel_cache
 from kbapp.embedding.encoder import physical_cores
@@ -189,8 +190,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         ok = ok and ratio >= TARGET_RATIO
     if missing:
-        return 2
-    return 0 if ok else 1
+        return BASELINE_MISSING
+    return 0 if ok else TARGET_MISSED
 
 
 if __name__ == "__main__":

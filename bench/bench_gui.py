@@ -35,6 +35,7 @@ from pathlib import Path
 import psutil
 
 from bench.installed import as_installed
+from bench.report import TARGET_MISSED
 
 if (
     not os.environ.get("DISPLAY")
@@ -407,7 +408,7 @@ def main() -> int:
         f"idle heartbeat gap {stalls['idle_stall_ms']:.0f} ms"
     )
     print(f"  (machine load average {load:.1f} on {os.cpu_count()} CPUs)")
-    return 0 if all(value <= target for _, value, target, _ in checks) else 1
+    return 0 if all(value <= target for _, value, target, _ in checks) else TARGET_MISSED
 
 
 if __name__ == "__main__":

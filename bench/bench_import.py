@@ -27,6 +27,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from bench.installed import as_installed
+from bench.report import BASELINE_MISSING, TARGET_MISSED
 
 ROOT = Path(__file__).resolve().parents[1]
 CACHE = ROOT / "bench" / ".cache"
@@ -261,7 +262,9 @@ def main(argv: list[str] | None = None) -> int:
         r.recoll_s and statistics.median(r.recoll_s) / statistics.median(r.kbapp_s) >= r.kbapp_target
         for r in results
     )
-    return 0 if ok else 1
+    if any(r.recoll_missing for r in results):
+        return BASELINE_MISSING
+    return 0 if ok else TARGET_MISSED
 
 
 if __name__ == "__main__":

@@ -19,6 +19,13 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 
+# A benchmark's exit status, as ``run_all`` reads it: 0, or its own verdict on a baseline or a
+# target, which the report also shows row by row. Any other status (1: an uncaught exception;
+# negative: killed) means it failed, perhaps part-way through, and the report says so.
+BASELINE_MISSING = 2
+TARGET_MISSED = 3
+VERDICTS = frozenset({0, BASELINE_MISSING, TARGET_MISSED})
+
 
 @dataclass(slots=True)
 class Row:

@@ -35,7 +35,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 
 from bench.bench_search import TARGETS_P95_MS
-from bench.report import ROOT, Row, Section, machine, render
+from bench.report import ROOT, VERDICTS, Row, Section, machine, render
 
 OUT = ROOT / "bench" / "report"
 README = ROOT / "README.md"
@@ -66,7 +66,11 @@ def _run(module: str, args: list[str], timeout: float) -> tuple[object, str]:
             return None, f"timed out after {timeout:.0f} s"
         print(f"   ({time.perf_counter() - started:.0f} s)", flush=True)
         data = json.loads(out.read_text()) if out.exists() else None
-        error = "" if data is not None else f"exit {proc.returncode}: {proc.stderr.strip()[-1500:]}"
+        # A benchmark that raised or was killed after writing some results (a full disk while
+        # building the 1M library) failed: its rows are kept, and the error is shown beside them.
+        failed = data is None or proc.returncode not in VERDICTS
+        said = proc.stderr.strip().splitlines() or ["(nothing on standard error)"]
+        error = f"exit {proc.returncode}: {said[-1]}\n{proc.stderr.strip()[-1500:]}" if failed else ""
         return data, error
 
 
@@ -102,8 +106,8 @@ def import_section(quick: bool) -> Section:
         "(a) and (c), at least 2× Recoll's on (b).",
     )
     data, error = _run("bench_import", ["--runs", "3", *(["--quick"] if quick else [])], 3 * 3600)
+    s.error = error  # also when it failed part-way: the rows it wrote are kept, beside the error
     if data is None:
-        s.error = error
         return s
     labels, ours, base = [], [], []
     for r in data:  # type: ignore[attr-defined]
@@ -137,8 +141,6 @@ def import_section(quick: bool) -> Section:
         "s",
     )
     s.figures.append("import.png")
-    if error:
-        s.notes.append(f"(exit status: {error.splitlines()[0]})")
     return s
 
 
@@ -149,8 +151,8 @@ def embedding_section(quick: bool) -> Section:
         "(`bench/bench_embedding.py`). Tokens are real tokens (no padding).",
     )
     data, error = _run("bench_embedding", ["--passages", "60" if quick else "200"], 3600)
+    s.error = error  # also when it failed part-way: the rows it wrote are kept, beside the error
     if data is None:
-        s.error = error
         return s
     engines = data["engines"]  # type: ignore[index]
     ours = engines.get("ONNX (kbapp)", {})
@@ -205,8 +207,8 @@ def search_section(quick: bool) -> Section:
         ["--sizes", *map(str, sizes), "--queries", "50" if quick else "200", "--real", str(real)],
         4 * 3600,
     )
+    s.error = error  # also when it failed part-way: the rows it wrote are kept, beside the error
     if data is None:
-        s.error = error
         return s
     for r in data:  # type: ignore[attr-defined]
         n = r["n"]
@@ -245,8 +247,9 @@ def search_section(quick: bool) -> Section:
         if n == 100_000:
             rss.target, rss.met = "≤ 500 MB", r["rss"] <= 500
         s.rows.append(rss)
-    if error:
-        s.error = error  # a size failed part-way: the sizes above it are reported, the rest are not
+    missing = [f"{n:,}" for n in sizes if n not in {r["n"] for r in data}]  # type: ignore[attr-defined]
+    if missing and not s.error:  # sizes it never reached are reported as missing, never dropped
+        s.error = f"no results for {', '.join(missing)} passages"
     ns = [r["n"] for r in data]  # type: ignore[attr-defined]
     fig, axes = plt.subplots(1, 3, figsize=(11, 3.4), dpi=110)
     axes[0].plot(ns, [r["p95"] for r in data], "o-", color=KBAPP, label="kbapp hybrid p95")  # type: ignore[attr-defined]
@@ -293,8 +296,8 @@ def gui_section(quick: bool) -> Section:
     data, error = _run(
         "bench_gui", ["--docs", "20" if quick else "100", "--scans", scans, "--runs", "3"], 3600
     )
+    s.error = error  # also when it failed part-way: the rows it wrote are kept, beside the error
     if data is None:
-        s.error = error
         return s
     d: dict[str, float] = data  # type: ignore[assignment]
     bare = "bare PySide6 window, fresh process"
@@ -383,8 +386,8 @@ def cli_section(quick: bool) -> Section:
         "and are shown so the cost of a one-shot command is not hidden.",
     )
     data, error = _run("bench_cli", ["--quick"] if quick else [], 3600)
+    s.error = error  # also when it failed part-way: the rows it wrote are kept, beside the error
     if data is None:
-        s.error = error
         return s
     for r in data:  # type: ignore[attr-defined]
         recoll = r["wall_s"].get("recollq")
@@ -409,8 +412,6 @@ def cli_section(quick: bool) -> Section:
                 if target:
                     row.met = row.value is not None and row.value <= target
                 s.rows.append(row)
-    if error:
-        s.notes.append(f"(exit status: {error.splitlines()[0]})")
     return s
 
 
@@ -424,8 +425,8 @@ def reading_section(quick: bool) -> Section:
         "input; a quadratic step would make it grow with the size ratio.",
     )
     data, error = _run("bench_reading", ["--sizes", *sizes], 3600)
+    s.error = error  # also when it failed part-way: the rows it wrote are kept, beside the error
     if data is None:
-        s.error = error
         return s
     rows: list[dict[str, float | str]] = data  # type: ignore[assignment]
     small, large = min(float(r["mb"]) for r in rows), max(float(r["mb"]) for r in rows)
@@ -469,8 +470,8 @@ def sync_section(quick: bool) -> Section:
         "followed at once by a sync started by hand (the watcher waits for writes to settle first).",
     )
     data, error = _run("bench_sync", ["--files", str(files), "--repeat", str(repeat)], 3600)
+    s.error = error  # also when it failed part-way: the rows it wrote are kept, beside the error
     if data is None:
-        s.error = error
         return s
     r: dict[str, Any] = data  # type: ignore[assignment]
     resync = statistics.median(r["resync_s"])
@@ -522,7 +523,7 @@ def _readme_block(sections: list[Section], info: list[tuple[str, str]]) -> str:
     ]
     for s in sections:
         area = s.title.split(":")[0]
-        if s.error and not s.rows:
+        if s.error:  # before any rows it did produce, so a part-way failure cannot pass for a full run
             lines.append(f"| {area} | **ERROR** | {s.error.splitlines()[0][:80]} | |")
         for r in s.rows:
             if r.target:
