@@ -4,6 +4,7 @@ replaced, not used."""
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -21,12 +22,24 @@ from tests.reliability.chaos import chaos_parse
 
 
 def _children() -> set[int]:
-    """This process's spawned children still running (not multiprocessing's resource tracker)."""
-    return {
-        p.pid
-        for p in psutil.Process().children()
-        if p.status() != psutil.STATUS_ZOMBIE and "spawn_main" in " ".join(p.cmdline())
-    }
+    """This process's spawned children still running (not multiprocessing's resource tracker).
+
+    A child just started shows this process's command line, or none, until its exec is done, so
+    children are read again until none does (at most 10 s): on a busy machine the reader
+    ``prestart`` had started was otherwise missed, and the fixture then failed without stopping it.
+    """
+    me = psutil.Process()
+    own = me.cmdline()
+    deadline = time.monotonic() + 10
+    while True:
+        lines: dict[int, list[str]] = {}
+        for child in me.children():
+            with contextlib.suppress(psutil.NoSuchProcess):
+                if child.status() != psutil.STATUS_ZOMBIE:
+                    lines[child.pid] = child.cmdline()
+        if all(line and line != own for line in lines.values()) or time.monotonic() > deadline:
+            return {pid for pid, line in lines.items() if "spawn_main" in " ".join(line)}
+        time.sleep(0.01)
 
 
 @pytest.fixture
@@ -34,10 +47,12 @@ def prestarted() -> Iterator[int]:
     """The pid of a reader started ahead; stopped afterwards if the test left it."""
     before = _children()
     reader_start.prestart()
-    started = _children() - before
-    assert len(started) == 1
-    yield started.pop()
-    reader_start.discard()
+    try:
+        started = _children() - before
+        assert len(started) == 1
+        yield started.pop()
+    finally:
+        reader_start.discard()
 
 
 def _worker(parse, limits: ParseLimits) -> ParseWorker:  # type: ignore[no-untyped-def]
