@@ -56,7 +56,7 @@ class Section:
     rows: list[Row] = field(default_factory=list)
     figures: list[str] = field(default_factory=list)  # PNG file names beside REPORT.md
     notes: list[str] = field(default_factory=list)
-    error: str = ""  # the whole benchmark failed
+    error: str = ""  # the benchmark failed, perhaps after writing some rows
 
     @property
     def failed(self) -> bool:

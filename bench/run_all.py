@@ -45,8 +45,10 @@ CLI_WALL_TARGET_S = {"lexical": 0.3, "hybrid": 1.0}
 KBAPP, BASE = "#1f77b4", "#999999"
 
 
-def _run(module: str, args: list[str], timeout: float) -> tuple[object, str]:
-    """Run ``bench.<module>`` in a child process; its JSON results and any error text."""
+def _run(section: Section, module: str, args: list[str], timeout: float) -> object:
+    """Run ``bench.<module>`` in a child process and return its JSON results. A failure is set as
+    ``section``'s error, also when the benchmark failed part-way: the rows it wrote are kept and
+    reported beside the error."""
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "result.json"
         env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
@@ -63,15 +65,16 @@ def _run(module: str, args: list[str], timeout: float) -> tuple[object, str]:
                 text=True,
             )
         except subprocess.TimeoutExpired:
-            return None, f"timed out after {timeout:.0f} s"
+            section.error = f"timed out after {timeout:.0f} s"
+            return None
         print(f"   ({time.perf_counter() - started:.0f} s)", flush=True)
         data = json.loads(out.read_text()) if out.exists() else None
-        # A benchmark that raised or was killed after writing some results (a full disk while
-        # building the 1M library) failed: its rows are kept, and the error is shown beside them.
-        failed = data is None or proc.returncode not in VERDICTS
-        said = proc.stderr.strip().splitlines() or ["(nothing on standard error)"]
-        error = f"exit {proc.returncode}: {said[-1]}\n{proc.stderr.strip()[-1500:]}" if failed else ""
-        return data, error
+        # Raised or killed, perhaps after writing some results (a full disk while building the 1M
+        # library): any status but the benchmark's own verdicts.
+        if data is None or proc.returncode not in VERDICTS:
+            said = proc.stderr.strip().splitlines() or ["(nothing on standard error)"]
+            section.error = f"exit {proc.returncode}: {said[-1]}\n{proc.stderr.strip()[-1500:]}"
+        return data
 
 
 def _label(x: float) -> str:
@@ -105,8 +108,7 @@ def import_section(quick: bool) -> Section:
         "files, runs alternating, median of 3 (`bench/bench_import.py`). Speed target: at least Recoll's on "
         "(a) and (c), at least 2× Recoll's on (b).",
     )
-    data, error = _run("bench_import", ["--runs", "3", *(["--quick"] if quick else [])], 3 * 3600)
-    s.error = error  # also when it failed part-way: the rows it wrote are kept, beside the error
+    data = _run(s, "bench_import", ["--runs", "3", *(["--quick"] if quick else [])], 3 * 3600)
     if data is None:
         return s
     labels, ours, base = [], [], []
@@ -150,8 +152,7 @@ def embedding_section(quick: bool) -> Section:
         "Same 4-bit multilingual-e5-small weights, same passages and threads, engines interleaved "
         "(`bench/bench_embedding.py`). Tokens are real tokens (no padding).",
     )
-    data, error = _run("bench_embedding", ["--passages", "60" if quick else "200"], 3600)
-    s.error = error  # also when it failed part-way: the rows it wrote are kept, beside the error
+    data = _run(s, "bench_embedding", ["--passages", "60" if quick else "200"], 3600)
     if data is None:
         return s
     engines = data["engines"]  # type: ignore[index]
@@ -202,12 +203,12 @@ def search_section(quick: bool) -> Section:
         f"p95 ≤ {TARGETS_P95_MS[100_000]:.0f} ms at 100k, ≤ {TARGETS_P95_MS[1_000_000]:.0f} ms at 1M, "
         "recall@10 ≥ 0.95, RSS ≤ 500 MB at 100k.",
     )
-    data, error = _run(
+    data = _run(
+        s,
         "bench_search",
         ["--sizes", *map(str, sizes), "--queries", "50" if quick else "200", "--real", str(real)],
         4 * 3600,
     )
-    s.error = error  # also when it failed part-way: the rows it wrote are kept, beside the error
     if data is None:
         return s
     for r in data:  # type: ignore[attr-defined]
@@ -247,10 +248,10 @@ def search_section(quick: bool) -> Section:
         if n == 100_000:
             rss.target, rss.met = "≤ 500 MB", r["rss"] <= 500
         s.rows.append(rss)
-    missing = [f"{n:,}" for n in sizes if n not in {r["n"] for r in data}]  # type: ignore[attr-defined]
+    ns = [r["n"] for r in data]  # type: ignore[attr-defined]
+    missing = [f"{n:,}" for n in sizes if n not in ns]
     if missing and not s.error:  # sizes it never reached are reported as missing, never dropped
         s.error = f"no results for {', '.join(missing)} passages"
-    ns = [r["n"] for r in data]  # type: ignore[attr-defined]
     fig, axes = plt.subplots(1, 3, figsize=(11, 3.4), dpi=110)
     axes[0].plot(ns, [r["p95"] for r in data], "o-", color=KBAPP, label="kbapp hybrid p95")  # type: ignore[attr-defined]
     axes[0].plot(ns, [r["p50"] for r in data], "o--", color=KBAPP, label="kbapp hybrid p50")  # type: ignore[attr-defined]
@@ -293,10 +294,7 @@ def gui_section(quick: bool) -> Section:
         "(`bench/bench_gui.py`).",
     )
     scans = "5" if quick else "10"
-    data, error = _run(
-        "bench_gui", ["--docs", "20" if quick else "100", "--scans", scans, "--runs", "3"], 3600
-    )
-    s.error = error  # also when it failed part-way: the rows it wrote are kept, beside the error
+    data = _run(s, "bench_gui", ["--docs", "20" if quick else "100", "--scans", scans, "--runs", "3"], 3600)
     if data is None:
         return s
     d: dict[str, float] = data  # type: ignore[assignment]
@@ -385,8 +383,7 @@ def cli_section(quick: bool) -> Section:
         "The wall-time targets are set on the manual's library; the other rows have none "
         "and are shown so the cost of a one-shot command is not hidden.",
     )
-    data, error = _run("bench_cli", ["--quick"] if quick else [], 3600)
-    s.error = error  # also when it failed part-way: the rows it wrote are kept, beside the error
+    data = _run(s, "bench_cli", ["--quick"] if quick else [], 3600)
     if data is None:
         return s
     for r in data:  # type: ignore[attr-defined]
@@ -424,8 +421,7 @@ def reading_section(quick: bool) -> Section:
         "the same tokenizer over the same text. 'Time per MB, larger ÷ smaller' near 1 means linear in the "
         "input; a quadratic step would make it grow with the size ratio.",
     )
-    data, error = _run("bench_reading", ["--sizes", *sizes], 3600)
-    s.error = error  # also when it failed part-way: the rows it wrote are kept, beside the error
+    data = _run(s, "bench_reading", ["--sizes", *sizes], 3600)
     if data is None:
         return s
     rows: list[dict[str, float | str]] = data  # type: ignore[assignment]
@@ -469,8 +465,7 @@ def sync_section(quick: bool) -> Section:
         "while the folder watcher runs, until a keyword search finds the new word, beside the same write "
         "followed at once by a sync started by hand (the watcher waits for writes to settle first).",
     )
-    data, error = _run("bench_sync", ["--files", str(files), "--repeat", str(repeat)], 3600)
-    s.error = error  # also when it failed part-way: the rows it wrote are kept, beside the error
+    data = _run(s, "bench_sync", ["--files", str(files), "--repeat", str(repeat)], 3600)
     if data is None:
         return s
     r: dict[str, Any] = data  # type: ignore[assignment]
