@@ -29,11 +29,7 @@ from kbapp.store.keywords import term_counts
 from kbapp.text.bridge import Bridge, bridge
 from kbapp.text.fold import fold
 from kbapp.text.script import CJK_RUN_RE, Script
-from kbapp.text.terms import index_terms, is_code, is_stopword, query_terms, stem
-
-# Numbers are values, not topics: a page count or a year the library lacks says nothing about
-# whether it covers the subject. Latin digits are left out the same way.
-_NUMERALS = frozenset("零〇一二三四五六七八九十百千万亿两")
+from kbapp.text.terms import CJK_NUMERALS, index_terms, is_code, is_stopword, query_terms, stem
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,7 +122,7 @@ def _chinese_words(folded: str, dictionary: Bridge, boundaries: AbstractSet[int]
     says "factory defaults" and never "leave" (``tests/search/test_cross_language.py``)."""
     out = []
     for word in dictionary.words(folded, boundaries):
-        if is_stopword(word) or set(word) <= _NUMERALS:
+        if is_stopword(word) or set(word) <= CJK_NUMERALS:  # numbers: values, not topics
             continue
         english = dictionary.to_english[word]
         synonyms = {

@@ -59,6 +59,15 @@ STOPWORDS = frozenset(
 _CJK_QUESTION_CHARS = frozenset("哪谁吗呢啥么幺什怎")  # 幺: 么 after folding
 _CJK_FUNCTION_CHARS = frozenset("是的了个些里儿种一那这多要能会有在好为样")
 _CJK_QUESTION_BIGRAMS = frozenset(["多久", "多少", "几个", "如何", "为何", "何时", "何年", "何处", "怎样"])
+# 多 before a measure asks how much of it, as 多久 and 多少 do: 多大 how big, 多远 how far (not
+# 多重, "multiple", a word of its own).
+_CJK_MEASURE_CHARS = frozenset("大长高远宽深厚快")
+# Numbers are values, not topics (a page count or a year the library lacks says nothing about
+# whether it covers the subject), and a number of times is a count: 一次 once, 两遍 twice, 几回.
+# The dictionary glosses 一次 "first; linear (math)", so "多久换一次" ("how often is it replaced")
+# had asked for linear things.
+CJK_NUMERALS = frozenset("零〇一二三四五六七八九十百千万亿两几")
+_CJK_TIMES_CHARS = frozenset("次遍回趟")
 
 
 def is_function_character(char: str) -> bool:
@@ -69,6 +78,10 @@ def is_function_character(char: str) -> bool:
 def is_stopword(term: str) -> bool:
     """Whether ``term``, a word as written or as a query term (stemmed), is a stopword."""
     if term in _STOPWORD_FORMS or term in _CJK_QUESTION_BIGRAMS:
+        return True
+    if len(term) == 2 and term[0] in CJK_NUMERALS and term[1] in _CJK_TIMES_CHARS:
+        return True
+    if len(term) == 2 and term[0] == "多" and term[1] in _CJK_MEASURE_CHARS:
         return True
     if len(term) == 1:
         return term in _CJK_QUESTION_CHARS

@@ -27,6 +27,12 @@ INTERRUPTS_EN = (
     "Interrupts: when an interrupt request arrives, the controller saves its registers and jumps "
     "to the interrupt service routine, which must return within 50 microseconds."
 )
+# Asked "how often" (多久…一次): the dictionary glosses 一次 "first; linear (math)", which no
+# maintenance schedule says; a number of times is a count, not a word the passage must hold.
+SEAL_EN = (
+    "Mechanical seal: replace the mechanical seal of the circulation pump every 4000 operating "
+    "hours, and at once if the casing weeps."
+)
 
 ZH_SUBJECTS = ["试卷模板", "选择题", "填空题", "密封线", "答题卡", "页眉页脚"]
 ZH_VERBS = [
@@ -75,6 +81,8 @@ def test_chinese_question_answered_by_english_passage(
             body.insert(200, ANSWER_EN)
         if part == 4:
             body.insert(100, INTERRUPTS_EN)
+        if part == 5:
+            body.insert(300, SEAL_EN)
         write(docs, f"manual_{part}.txt", body, f"Maintenance manual, part {part + 1}")
     if with_chinese:
         write(docs, "模板手册.txt", chinese_filler(rng, 1200), "试卷模板使用手册")
@@ -95,6 +103,8 @@ def test_chinese_question_answered_by_english_passage(
         res = kb.search("中断", k=5)
         assert res.results and INTERRUPTS_EN in res.results[0].text, res.message
         assert res.results[0].why["translated_terms"]["中断"] == ["Interrupts"]  # the passage's first form
+        res = kb.search("机械密封多久换一次", k=5)
+        assert res.results and SEAL_EN in res.results[0].text, (res.message, res.unknown_words)
         # A code the library has answers the question although its other words are unknown.
         res = kb.search("E7301 overheat shutdown", k=5)
         assert res.results and "E7301" in res.results[0].text, res.unknown_words

@@ -188,3 +188,11 @@ def test_a_question_the_dictionary_cannot_read_is_not_found_whole(english_librar
     words around them ("hours") says nothing about whether it answers a question about them."""
     words = passages_of(english_library, "从上海到杭州要多少小时", ["Lubricated every 500 hours."])
     assert words.unknown == () and not words.held_whole
+
+
+def test_a_count_of_times_is_not_a_word_the_passage_must_hold(english_library: KnowledgeBase) -> None:
+    """多久…一次 asks "how often": 一次 is glossed "first; linear (math)", words no schedule says.
+    Counted as a word, it kept the lubrication sentence from holding the question whole."""
+    lubricated = MANUAL.split(". ")[2]
+    words = passages_of(english_library, "多久润滑一次？", [lubricated])
+    assert words.checked == 1 and words.unknown == () and words.held_whole, words

@@ -105,6 +105,15 @@ def test_quoted_spans_become_phrases() -> None:
     assert quoted_phrases("《》 「的」") == []  # nothing searchable inside
 
 
+def test_counts_of_times_and_how_much_are_not_searched_for() -> None:
+    # "How often is it replaced", "how much torque": 一次 and 多大 ask, the answer never says them.
+    assert terms_of("多久换一次") == ["久换", "换一"]
+    assert terms_of("两遍") == ["两遍"]  # nothing else left: keep it
+    assert terms_of("扭矩要多大") == ["扭矩", "矩要", "要多"]
+    assert "多重" in terms_of("多重继承")  # "multiple" is a word, not a question
+    assert terms_of("一次性手套") == ["次性", "性手", "手套"]
+
+
 def test_single_cjk_character_is_a_prefix_query() -> None:
     [term] = query_terms("光")
     assert term.prefix
