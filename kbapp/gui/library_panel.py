@@ -188,13 +188,14 @@ class _Filter(QSortFilterProxyModel):
         self._needle = ""
 
     def set_text(self, text: str) -> None:
-        if not hasattr(self, "beginFilterChange"):  # Qt before 6.10
-            self._needle = text.strip().casefold()
-            self.invalidateRowsFilter()
-            return
-        self.beginFilterChange()  # what Qt 6.10 has instead of the call above, now deprecated
+        announced = hasattr(self, "beginFilterChange")  # Qt 6.10: invalidateRowsFilter is deprecated
+        if announced:
+            self.beginFilterChange()
         self._needle = text.strip().casefold()
-        self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
+        if announced:
+            self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
+        else:
+            self.invalidateRowsFilter()
 
     def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
         self.sourceModel().sort(column, order)
