@@ -29,7 +29,7 @@ from kbapp.store.keywords import term_counts
 from kbapp.text.bridge import Bridge, bridge
 from kbapp.text.fold import fold
 from kbapp.text.script import CJK_RUN_RE, Script
-from kbapp.text.terms import CJK_NUMERALS, index_terms, is_code, is_stopword, query_terms, stem
+from kbapp.text.terms import CJK_NUMERALS, index_terms, is_code, is_stopword, query_terms
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,7 +128,7 @@ def _chinese_words(folded: str, dictionary: Bridge, boundaries: AbstractSet[int]
         synonyms = {
             other
             for e in english
-            for other in dictionary.to_chinese.get(stem(e), ())
+            for other in dictionary.chinese_of(e)
             if other != word and set(other) & set(word)
         }
         translated = [_terms(e) for e in english]

@@ -48,8 +48,9 @@ PER_WORD = 4  # Chinese words kept per English word, in the order the dictionary
 ENGLISH_PER_WORD = 8
 SEARCHED_PER_WORD = 4
 MAX_WORD = 4  # longest Chinese word tried when splitting a question
-CACHE_VERSION = 14  # bump when ``parse`` or the cache file changes
-_TO_ENGLISH, _TO_CHINESE, _EXACT = "to_english", "to_chinese", "exact"  # the cache file's tables
+CACHE_VERSION = 15  # bump when ``parse`` or the cache file changes
+# the cache file's tables
+_TO_ENGLISH, _TO_CHINESE, _EXACT, _BY_STEM = "to_english", "to_chinese", "exact", "by_stem"
 
 _ENTRY_RE = re.compile(r"^(\S+) (\S+) \[[^\]]*\] /(.*)/$")
 _PAREN_RE = re.compile(r"\([^)]*\)")
@@ -94,6 +95,9 @@ class Bridge:
     # Chinese word → the English words that are a whole gloss of it ("to interrupt"), not a part
     # of one ("cut" of "to cut short"): its equivalents.
     exact: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    # English stem → the Chinese words of every gloss with that stem, derivations included
+    # ("configur": 配置 is "configuration"): what a word's own glosses leave room for.
+    by_stem: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
     def words(self, text: str, boundaries: AbstractSet[int] | None = None) -> list[str]:
         """The briefly glossed dictionary words of the Chinese in ``text``; a character that is
@@ -169,7 +173,8 @@ class Bridge:
         return (self.exact.get(word) or self.to_english[word])[:SEARCHED_PER_WORD]
 
     def chinese_for(self, text: str) -> list[str]:
-        """Chinese words for the English words in ``text`` (matched by stem, stopwords skipped)."""
+        """Chinese words for the English words in ``text`` (each found by its forms: ``word_forms``),
+        stopwords skipped."""
         return [chinese for _, chinese in self.chinese_pairs(text)]
 
     def chinese_pairs(self, text: str) -> list[tuple[str, str]]:
@@ -184,8 +189,16 @@ class Bridge:
             (word, chinese)
             for word in _WORD_RE.findall(lowered)
             if _usable(word)
-            for chinese in self.to_chinese.get(stem(word), ())
+            for chinese in self.chinese_of(word)
         ]
+
+    def chinese_of(self, word: str) -> tuple[str, ...]:
+        """The Chinese words glossed by ``word`` (lower-case) or by a base form it inflects
+        (``word_forms``), its own first, then those of words derived from the same stem while
+        there is room; at most ``PER_WORD``."""
+        own = (chinese for form in word_forms(word) for chinese in self.to_chinese.get(form, ()))
+        found = (*own, *self.by_stem.get(stem(word), ()))
+        return tuple(dict.fromkeys(found))[:PER_WORD]
 
     def names(self, text: str) -> list[tuple[int, int, str, tuple[str, ...]]]:
         """The two-word names in ``text`` (lower-case English) that the dictionary glosses as a
@@ -199,7 +212,9 @@ class Bridge:
             if word in _NAME_FILLER:
                 continue
             if previous is not None and _usable(word):
-                translations = self.to_chinese.get(english_key([previous.group(), word]))
+                first = previous.group()
+                keys = (english_key([first, form]) for form in word_forms(word))
+                translations = next((self.to_chinese[k] for k in keys if k in self.to_chinese), None)
                 if translations:
                     out.append(
                         (previous.start(), match.end(), text[previous.start() : match.end()], translations)
@@ -249,9 +264,35 @@ def _glosses(definitions: str) -> list[Gloss]:
 
 
 def english_key(words: Sequence[str]) -> str:
-    """How an English word or two-word name is looked up: by stems, so "short circuits" finds the
-    entry glossed "short circuit"."""
-    return " ".join(stem(word) for word in words)
+    """How a gloss of one word or a two-word name is filed: as written. A question's word finds it
+    through ``word_forms``."""
+    return " ".join(words)
+
+
+# (suffix, what replaces it in the base form): plurals and third persons, past tenses, -ing forms,
+# adverbs of adjectives.
+_INFLECTIONS = [("ies", "y"), ("ied", "y"), ("ily", "y"), ("es", ""), ("s", ""), ("ed", ""), ("ed", "e")]
+_INFLECTIONS += [("ing", ""), ("ing", "e"), ("ally", ""), ("ly", "")]
+
+
+def word_forms(word: str) -> list[str]:
+    """``word`` and the base forms it may inflect, the word first: "records" also as "record",
+    "grounded" as "ground", "copies" as "copy", "running" as "run", "making" as "make", "properly"
+    as "proper". Derivations are left to ``Bridge.by_stem``, after the word's own glosses: the
+    stemmer joins "several" with "severe" (严重) and "options" with "optional" (选装): 95 of the
+    578 English words of the development and out-of-scope questions share a stem with a gloss
+    that is no inflection of theirs, and looked up by stem alone, such glosses took places of the
+    word's own."""
+    forms = [word]
+    for suffix, base in _INFLECTIONS:
+        if word.endswith(suffix) and not word.endswith("ss"):
+            root = word[: -len(suffix)]
+            forms.append(root + base)
+            if suffix in ("ed", "ing") and len(root) >= 2 and root[-1] == root[-2]:
+                forms.append(root[:-1])  # stopped, running
+    # Where a suffix only looks like an inflection (seed is not see + d, caring not car + ing, news
+    # not new + s), the stemmer, which knows English suffixes, gives the two words different stems.
+    return list(dict.fromkeys(f for f in forms if len(f) >= MIN_WORD and stem(f) == stem(word)))
 
 
 def parse(lines: list[str], common: frozenset[str] = frozenset()) -> Bridge:
@@ -259,6 +300,7 @@ def parse(lines: list[str], common: frozenset[str] = frozenset()) -> Bridge:
     (答案 before 答白 for "answer")."""
     to_english: dict[str, list[str]] = defaultdict(list)
     to_chinese: dict[str, list[tuple[int, bool, int, str]]] = defaultdict(list)  # sort key, word last
+    by_stem: dict[str, list[tuple[int, bool, int, str]]] = defaultdict(list)
     exact_english: dict[str, list[str]] = defaultdict(list)
     phrasal_english: dict[str, list[str]] = defaultdict(list)  # the verbs of phrasal glosses
     for line in lines:
@@ -278,18 +320,28 @@ def parse(lines: list[str], common: frozenset[str] = frozenset()) -> Bridge:
         everything = equivalents + [w for g in glosses for w in g.words]
         english.extend(w for w in dict.fromkeys(everything) if w not in english)
         for g in glosses:
-            if (g.one_word and len(g.words) == 1) or g.two_words:
-                to_chinese[english_key(g.words)].append((g.sense, word not in common, len(glosses), word))
-    chinese = {}
-    for english_word, entries in to_chinese.items():
-        ranked = dict.fromkeys(entry[-1] for entry in sorted(entries))
-        chinese[english_word] = tuple(list(ranked)[:PER_WORD])
+            entry = (g.sense, word not in common, len(glosses), word)
+            if g.one_word and len(g.words) == 1:
+                # Filed under its base forms too, so "typeset" finds 排版 ("typesetting").
+                for form in word_forms(g.words[0]):
+                    to_chinese[form].append(entry)
+                by_stem[stem(g.words[0])].append(entry)
+            elif g.two_words:
+                to_chinese[english_key(g.words)].append(entry)
+    chinese = {key: _best(entries) for key, entries in to_chinese.items()}
+    stems = {key: _best(entries) for key, entries in by_stem.items()}
     exact = {
         w: tuple(dict.fromkeys(exact_english[w] or phrasal_english[w]))[:ENGLISH_PER_WORD]
         for w in to_english
         if exact_english[w] or phrasal_english[w]
     }
-    return Bridge({w: tuple(e[:ENGLISH_PER_WORD]) for w, e in to_english.items() if e}, chinese, exact)
+    return Bridge({w: tuple(e[:ENGLISH_PER_WORD]) for w, e in to_english.items() if e}, chinese, exact, stems)
+
+
+def _best(entries: list[tuple[int, bool, int, str]]) -> tuple[str, ...]:
+    """The first ``PER_WORD`` Chinese words of a gloss's entries: earliest sense, everyday words,
+    words with fewer senses first."""
+    return tuple(dict.fromkeys(entry[-1] for entry in sorted(entries)))[:PER_WORD]
 
 
 def dictionary_path() -> Path | None:
@@ -304,8 +356,8 @@ _lock = threading.Lock()
 
 
 def _open_cache(cache: Path) -> Bridge:
-    tables = open_word_tables(cache, (_TO_ENGLISH, _TO_CHINESE, _EXACT))
-    return Bridge(tables[_TO_ENGLISH], tables[_TO_CHINESE], tables[_EXACT])
+    tables = open_word_tables(cache, (_TO_ENGLISH, _TO_CHINESE, _EXACT, _BY_STEM))
+    return Bridge(tables[_TO_ENGLISH], tables[_TO_CHINESE], tables[_EXACT], tables[_BY_STEM])
 
 
 @lru_cache(maxsize=1)
@@ -322,7 +374,12 @@ def _load() -> Bridge | None:
     common = common_path.read_text(encoding="utf-8-sig").split() if common_path.is_file() else []
     built = parse(path.read_text(encoding="utf-8").splitlines(), frozenset(common))
     try:
-        tables = {_TO_ENGLISH: built.to_english, _TO_CHINESE: built.to_chinese, _EXACT: built.exact}
+        tables = {
+            _TO_ENGLISH: built.to_english,
+            _TO_CHINESE: built.to_chinese,
+            _EXACT: built.exact,
+            _BY_STEM: built.by_stem,
+        }
         write_word_tables(cache, tables)
         return _open_cache(cache)
     except (OSError, sqlite3.Error):

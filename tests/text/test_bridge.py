@@ -5,7 +5,7 @@ from __future__ import annotations
 from kbapp.embedding.encoder import Encoder
 from kbapp.embedding.pack import ModelPack
 from kbapp.search.crossing import bridged_terms
-from kbapp.text.bridge import bridge, parse
+from kbapp.text.bridge import bridge, parse, word_forms
 from kbapp.text.script import Script
 from kbapp.text.terms import query_terms
 
@@ -62,6 +62,35 @@ def test_an_english_word_is_looked_up_only_among_glosses_that_are_that_word() ->
     assert "时间" in bridge().chinese_for("exposure time")  # type: ignore[union-attr]
 
 
+def test_an_english_word_finds_its_own_glosses_before_those_of_words_derived_from_its_stem() -> None:
+    """The stemmer joins "several" with "severe" and "options" with "optional": looked up by stem
+    alone, the four places of "options" went to 期权, 选装 ("optional equipment"), 可选 and 选项, and
+    选择 ("choice") was left out. A derived word's glosses still fill the places left: 配置 is
+    "configuration", and it is what a manual says for "configure"."""
+    lines = [
+        "嚴重 严重 [yan2 zhong4] /grave/serious/severe/",
+        "幾個 几个 [ji3 ge5] /a few/several/",
+        "選裝 选装 [xuan3 zhuang1] /optional/",
+        "選項 选项 [xuan3 xiang4] /option/",
+        "選擇 选择 [xuan3 ze2] /to choose/option/",
+        "配置 配置 [pei4 zhi4] /configuration/",
+        "記錄 记录 [ji4 lu4] /record/",
+        "排版 排版 [pai2 ban3] /typesetting/",
+        "種子 种子 [zhong3 zi5] /seed/",
+        "看見 看见 [kan4 jian4] /to see/",
+    ]
+    b = parse(lines)
+    assert b.chinese_of("several") == ("几个", "严重") and b.chinese_of("severe") == ("严重", "几个")
+    assert b.chinese_of("options") == ("选项", "选择", "选装")  # its own first
+    assert b.chinese_of("configure") == ("配置",)  # nothing of its own: the derived word's
+    assert b.chinese_of("records") == ("记录",)  # an inflection: the base form's glosses
+    assert b.chinese_of("typeset") == ("排版",)  # a gloss is filed under its base form too
+    assert b.chinese_of("seed") == ("种子",) and b.chinese_of("see") == ("看见",)  # not see + d
+    assert word_forms("grounded")[:2] == ["grounded", "ground"]
+    assert {"copy", "run", "make"} <= {*word_forms("copies"), *word_forms("running"), *word_forms("making")}
+    assert word_forms("news") == ["news"] and word_forms("process") == ["process"]
+
+
 def test_two_english_words_in_a_row_are_looked_up_as_one_name() -> None:
     """Word by word, "short" is 低矮 and "circuit" 线路; only the name says 短路. An article or "of"
     may sit between the two words ("table of contents"), any other word may not."""
@@ -73,7 +102,7 @@ def test_two_english_words_in_a_row_are_looked_up_as_one_name() -> None:
         "斷開 断开 [duan4 kai1] /to cut off the power/",  # three words: not a name
     ]
     b = parse(lines)
-    assert b.to_chinese["short circuit"] == ("短路",) and b.to_chinese["tabl content"] == ("目录",)
+    assert b.to_chinese["short circuit"] == ("短路",) and b.to_chinese["table contents"] == ("目录",)
     assert b.names("an input short circuits") == [(9, 23, "short circuits", ("短路",))]
     assert [name for _, _, name, _ in b.names("see the table of contents")] == ["table of contents"]
     assert b.names("short in circuit") == [] and b.names("cut off power") == []
