@@ -193,12 +193,14 @@ class Bridge:
         ]
 
     def chinese_of(self, word: str) -> tuple[str, ...]:
-        """The Chinese words glossed by ``word`` (lower-case) or by a base form it inflects
-        (``word_forms``), its own first, then those of words derived from the same stem while
-        there is room; at most ``PER_WORD``."""
-        own = (chinese for form in word_forms(word) for chinese in self.to_chinese.get(form, ()))
-        found = (*own, *self.by_stem.get(stem(word), ()))
-        return tuple(dict.fromkeys(found))[:PER_WORD]
+        """The Chinese words glossed by ``word`` (lower-case) or by any inflection of its base
+        form, the shortest of its ``word_forms`` that is a gloss, under which every inflection's
+        glosses are filed ("killed" is looked up as "kill": 杀死 before 蒙难, "to be killed in an
+        accident"); then those of words derived from the same stem while there is room; at most
+        ``PER_WORD``."""
+        glossed = [form for form in word_forms(word) if form in self.to_chinese]
+        own = self.to_chinese[min(glossed, key=len)] if glossed else ()
+        return tuple(dict.fromkeys((*own, *self.by_stem.get(stem(word), ()))))[:PER_WORD]
 
     def names(self, text: str) -> list[tuple[int, int, str, tuple[str, ...]]]:
         """The two-word names in ``text`` (lower-case English) that the dictionary glosses as a
@@ -277,22 +279,24 @@ _INFLECTIONS += [("ing", ""), ("ing", "e"), ("ally", ""), ("ly", "")]
 
 def word_forms(word: str) -> list[str]:
     """``word`` and the base forms it may inflect, the word first: "records" also as "record",
-    "grounded" as "ground", "copies" as "copy", "running" as "run", "making" as "make", "properly"
-    as "proper". Derivations are left to ``Bridge.by_stem``, after the word's own glosses: the
-    stemmer joins "several" with "severe" (严重) and "options" with "optional" (选装): 95 of the
-    578 English words of the development and out-of-scope questions share a stem with a gloss
-    that is no inflection of theirs, and looked up by stem alone, such glosses took places of the
-    word's own."""
+    "grounded" as "ground", "copies" as "copy", "running" as "run", "making" as "make",
+    "repeatedly" as "repeated" and "repeat". Derivations are left to ``Bridge.by_stem``, after the
+    word's own glosses: the stemmer joins "several" with "severe" (严重) and "options" with
+    "optional" (选装): 95 of the 578 English words of the development and out-of-scope questions
+    share a stem with a gloss that is no inflection of theirs, and looked up by stem alone, such
+    glosses took places of the word's own."""
     forms = [word]
-    for suffix, base in _INFLECTIONS:
-        if word.endswith(suffix) and not word.endswith("ss"):
-            root = word[: -len(suffix)]
-            forms.append(root + base)
-            if suffix in ("ed", "ing") and len(root) >= 2 and root[-1] == root[-2]:
-                forms.append(root[:-1])  # stopped, running
-    # Where a suffix only looks like an inflection (seed is not see + d, caring not car + ing, news
-    # not new + s), the stemmer, which knows English suffixes, gives the two words different stems.
-    return list(dict.fromkeys(f for f in forms if len(f) >= MIN_WORD and stem(f) == stem(word)))
+    for form in forms:  # grows as base forms are found: an adverb of a participle, a plural's -ies
+        for suffix, base in _INFLECTIONS:
+            if form.endswith(suffix) and not form.endswith("ss"):
+                root = form[: -len(suffix)]
+                forms.append(root + base)
+                if suffix in ("ed", "ing") and len(root) >= 2 and root[-1] == root[-2]:
+                    forms.append(root[:-1])  # stopped, running
+        # Where a suffix only looks like an inflection (seed is not see + d, caring not car + ing,
+        # news not new + s), the stemmer, which knows English suffixes, gives a different stem.
+        forms = list(dict.fromkeys(f for f in forms if len(f) >= MIN_WORD and stem(f) == stem(word)))
+    return forms
 
 
 def parse(lines: list[str], common: frozenset[str] = frozenset()) -> Bridge:

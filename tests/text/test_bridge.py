@@ -78,15 +78,19 @@ def test_an_english_word_finds_its_own_glosses_before_those_of_words_derived_fro
         "排版 排版 [pai2 ban3] /typesetting/",
         "種子 种子 [zhong3 zi5] /seed/",
         "看見 看见 [kan4 jian4] /to see/",
+        "殺死 杀死 [sha1 si3] /to kill/",
+        "蒙難 蒙难 [meng2 nan4] /killed/",
     ]
     b = parse(lines)
     assert b.chinese_of("several") == ("几个", "严重") and b.chinese_of("severe") == ("严重", "几个")
     assert b.chinese_of("options") == ("选项", "选择", "选装")  # its own first
     assert b.chinese_of("configure") == ("配置",)  # nothing of its own: the derived word's
     assert b.chinese_of("records") == ("记录",)  # an inflection: the base form's glosses
+    assert set(b.chinese_of("killed")) == set(b.chinese_of("kill")) == {"杀死", "蒙难"}  # and theirs
     assert b.chinese_of("typeset") == ("排版",)  # a gloss is filed under its base form too
     assert b.chinese_of("seed") == ("种子",) and b.chinese_of("see") == ("看见",)  # not see + d
     assert word_forms("grounded")[:2] == ["grounded", "ground"]
+    assert word_forms("repeatedly")[:3] == ["repeatedly", "repeated", "repeat"]
     assert {"copy", "run", "make"} <= {*word_forms("copies"), *word_forms("running"), *word_forms("making")}
     assert word_forms("news") == ["news"] and word_forms("process") == ["process"]
 
