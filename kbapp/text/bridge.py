@@ -48,7 +48,7 @@ PER_WORD = 4  # Chinese words kept per English word, in the order the dictionary
 ENGLISH_PER_WORD = 8
 SEARCHED_PER_WORD = 4
 MAX_WORD = 4  # longest Chinese word tried when splitting a question
-CACHE_VERSION = 15  # bump when ``parse`` or the cache file changes
+CACHE_VERSION = 16  # bump when ``parse`` or the cache file changes
 # the cache file's tables
 _TO_ENGLISH, _TO_CHINESE, _EXACT, _BY_STEM = "to_english", "to_chinese", "exact", "by_stem"
 
@@ -285,17 +285,18 @@ def word_forms(word: str) -> list[str]:
     "optional" (选装): 95 of the 578 English words of the development and out-of-scope questions
     share a stem with a gloss that is no inflection of theirs, and looked up by stem alone, such
     glosses took places of the word's own."""
-    forms = [word]
-    for form in forms:  # grows as base forms are found: an adverb of a participle, a plural's -ies
+    forms, target = [word], stem(word)
+    for form in forms:  # grows while it is read: "repeatedly" gives "repeated", which gives "repeat"
         for suffix, base in _INFLECTIONS:
             if form.endswith(suffix) and not form.endswith("ss"):
                 root = form[: -len(suffix)]
-                forms.append(root + base)
-                if suffix in ("ed", "ing") and len(root) >= 2 and root[-1] == root[-2]:
-                    forms.append(root[:-1])  # stopped, running
-        # Where a suffix only looks like an inflection (seed is not see + d, caring not car + ing,
-        # news not new + s), the stemmer, which knows English suffixes, gives a different stem.
-        forms = list(dict.fromkeys(f for f in forms if len(f) >= MIN_WORD and stem(f) == stem(word)))
+                doubled = suffix in ("ed", "ing") and len(root) >= 2 and root[-1] == root[-2]
+                for base_form in (root + base, root[:-1]) if doubled else (root + base,):  # running
+                    # Where a suffix only looks like an inflection (seed is not see + d, caring not
+                    # car + ing, news not new + s), the stemmer, which knows English suffixes,
+                    # gives the two words different stems.
+                    if base_form not in forms and len(base_form) >= MIN_WORD and stem(base_form) == target:
+                        forms.append(base_form)
     return forms
 
 

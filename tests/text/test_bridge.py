@@ -93,6 +93,7 @@ def test_an_english_word_finds_its_own_glosses_before_those_of_words_derived_fro
     assert word_forms("repeatedly")[:3] == ["repeatedly", "repeated", "repeat"]
     assert {"copy", "run", "make"} <= {*word_forms("copies"), *word_forms("running"), *word_forms("making")}
     assert word_forms("news") == ["news"] and word_forms("process") == ["process"]
+    assert parse(["三維 三维 [san1 wei2] /3D/"]).chinese_of("3d") == ("三维",)  # a code shorter than a word
 
 
 def test_two_english_words_in_a_row_are_looked_up_as_one_name() -> None:
