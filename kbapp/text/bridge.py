@@ -6,8 +6,10 @@ Built from CC-CEDICT (CC BY-SA 4.0, MDBG), read from the file the pinned
 words: "to reset", "stack (computing)"), and only the first few senses of each word, because long
 explanatory glosses ("to restore sb or sth to its original position") would match every manual.
 A Chinese question is split into dictionary words by longest match; an English word is looked
-up among the entries whose gloss is exactly that word, two words in a row also among the entries
-glossed by exactly those two ("short circuit": 短路). Query side only: the index is unchanged.
+up among the entries whose gloss is exactly that word or another inflection of its base form
+(``word_forms``), then among those whose gloss only shares its stem; two words in a row also among
+the entries glossed by exactly those two ("short circuit": 短路). Query side only: the index is
+unchanged.
 
 The parsed bridge is kept in the user cache as a small SQLite file and each word is looked up in
 it when asked: a one-shot ``kbapp search`` reads a few dozen rows instead of loading 100,000
