@@ -147,6 +147,12 @@ class ResultsArea(QWidget):
                 text = self.tr("Keyword matches only: semantic search is not available.")
             else:
                 text = response.message or ""
+        if response.results and response.unknown_words:
+            # Answered on the rest of the question: say which of its words no passage holds, so a
+            # result is not taken for an answer about them ("cable shield grounded" answered by a
+            # passage on cables).
+            missing = self.tr("No document mentions %1: the results match the rest of the question.")
+            text = " ".join([text, missing.replace("%1", self._missing_words(response))]).strip()
         if scope is not None:
             text = " ".join([text, self.tr("Searching only %n selected documents.", "", len(scope))]).strip()
         self.info.setText(text)
@@ -157,14 +163,7 @@ class ResultsArea(QWidget):
         if response.status is ResponseStatus.NOTHING_RELEVANT:
             lines = [self.tr("No passage in the library is close to this question.")]
             if response.unknown_words:
-                # One or two missing words may be the dictionary's gap, worth spelling out; a
-                # question missing more is about something else, and the list would be a wall.
-                spell_out = len(response.unknown_words) <= _SPELLED_OUT
-                words = ", ".join(
-                    self._unknown_word(response, word) if spell_out else word
-                    for word in response.unknown_words
-                )
-                lines.append(self.tr("No document mentions: %1").replace("%1", words))
+                lines.append(self.tr("No document mentions: %1").replace("%1", self._missing_words(response)))
         else:
             lines = [self.tr("No passage in the library contains these words.")]
             if model_state == ModelState.LOADING:
@@ -182,6 +181,14 @@ class ResultsArea(QWidget):
             "\n".join(lines),
             action,
             offer,
+        )
+
+    def _missing_words(self, response: SearchResponse) -> str:
+        """The question's words no passage holds. One or two may be the dictionary's gap, worth
+        spelling out; a question missing more is about something else, and the list would be a wall."""
+        spell_out = len(response.unknown_words) <= _SPELLED_OUT
+        return ", ".join(
+            self._unknown_word(response, word) if spell_out else word for word in response.unknown_words
         )
 
     def _unknown_word(self, response: SearchResponse, word: str) -> str:

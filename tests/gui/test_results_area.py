@@ -47,6 +47,29 @@ def test_an_unknown_word_says_what_else_it_was_looked_for_as(qtbot) -> None:  # 
     assert "No document mentions: red, wine, carpet, stains" in area.message_page.body.text()
 
 
+def test_results_for_a_question_with_words_no_passage_holds_say_which(qtbot) -> None:  # type: ignore[no-untyped-def]
+    """ "where should the cable shield be grounded", asked of the sample library, is answered on
+    "cable": the line above the results says that "shield" and "grounded" are in no document."""
+    area = ResultsArea()
+    qtbot.addWidget(area)
+    found = [result("Keep the cable at least 20 cm away from motor power lines.", [])]
+    request = SearchRequest("where should the cable shield be grounded")
+    response = SearchResponse(
+        request.query, "hybrid", found, ResponseStatus.OK, unknown_words=("shield", "grounded")
+    )
+    response.unknown_translations["shield"] = ("盾牌",)
+    area.show_response(request, response, model_state=ModelState.READY, scope=None, keep=None)
+    assert area.stack.currentWidget() is area.results_view
+    assert area.info.text() == (
+        "No document mentions shield (also looked for: 盾牌), grounded: "
+        "the results match the rest of the question."
+    )
+    assert not area.info.isHidden()
+    answered = SearchResponse("cable", "hybrid", found, ResponseStatus.OK)
+    area.show_response(SearchRequest("cable"), answered, model_state=ModelState.READY, scope=None, keep=None)
+    assert area.info.isHidden()  # every word found: nothing to say
+
+
 def test_nothing_found_in_a_scope_offers_to_search_everything(qtbot) -> None:  # type: ignore[no-untyped-def]
     area = ResultsArea()
     qtbot.addWidget(area)

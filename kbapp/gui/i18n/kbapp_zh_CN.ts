@@ -478,6 +478,10 @@
         <source>Keyword matches only: semantic search is not available.</source>
         <translation>仅显示关键词匹配：语义搜索不可用。</translation>
     </message>
+    <message>
+        <source>No document mentions %1: the results match the rest of the question.</source>
+        <translation>没有任何文档提到 %1：以下结果匹配的是问题的其余部分。</translation>
+    </message>
     <message numerus="yes">
         <source>Searching only %n selected documents.</source>
         <translation>
