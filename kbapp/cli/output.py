@@ -49,8 +49,9 @@ def _marked(text: str, spans: list[tuple[int, int]]) -> str:
 def print_response(response: SearchResponse) -> None:
     if response.message:
         print(response.message)
-    if not response.results and response.unknown_words:
-        print(f"Not in the library: {_unknown(response)}")
+    if response.unknown_words:
+        rest = "; the results match the rest of the question" if response.results else ""
+        print(f"Not in the library: {_unknown(response)}{rest}")
     for r in response.results:
         _print_result(r)
     if response.closest:

@@ -136,3 +136,9 @@ def test_a_refused_question_prints_the_closest_passages_apart(
     # An English passage found for a Chinese question says which of its words answered which.
     lines = kbapp(data, "search", "风扇的寿命有多长").stdout.splitlines()
     assert "    by dictionary: 风扇 → fan" in lines, lines
+    assert not any(line.startswith("Not in the library") for line in lines), lines  # every word known
+    # Answered on its other words, a question still names the words no document holds.
+    run = kbapp(data, "search", "how far from motor power lines should the camera cable be, zorblax")
+    first, second = run.stdout.splitlines()[:2]
+    assert first.startswith("Not in the library:") and "zorblax" in first, first
+    assert first.endswith("; the results match the rest of the question") and second.startswith("[1] ")
