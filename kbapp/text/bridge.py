@@ -24,6 +24,7 @@ import threading
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from collections.abc import Set as AbstractSet
+from contextlib import suppress
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib.util import find_spec
@@ -388,9 +389,19 @@ def _load() -> Bridge | None:
             _BY_STEM: built.by_stem,
         }
         write_word_tables(cache, tables)
+        _remove_others(cache)
         return _open_cache(cache)
     except (OSError, sqlite3.Error):
         return built  # a read-only or damaged cache only costs the parse next time
+
+
+def _remove_others(cache: Path) -> None:
+    """Caches written for another version of ``parse`` or another dictionary file are never read
+    again: about 6 MB each, one per upgrade. One still open elsewhere (Windows) stays."""
+    for other in cache.parent.glob("bridge-*.sqlite3"):
+        if other != cache:
+            with suppress(OSError):
+                other.unlink()
 
 
 def bridge() -> Bridge | None:

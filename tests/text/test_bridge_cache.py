@@ -54,3 +54,15 @@ def test_a_damaged_cache_file_is_parsed_afresh(small_dictionary: Path) -> None:
     b = bridge()
     assert b is not None and b.to_chinese["port"] == ("端口",)
     assert dict(b.to_english) == dict(parse(LINES).to_english)
+
+
+def test_a_cache_of_another_version_is_removed_once_this_one_is_written(small_dictionary: Path) -> None:
+    """Each upgrade that changes the parse writes a new file of about 6 MB; the old ones would stay."""
+    small_dictionary.mkdir(parents=True)
+    stale = small_dictionary / "bridge-1-1234.sqlite3"
+    stale.write_bytes(b"an older version's tables")
+    unrelated = small_dictionary / "everyday-pack.npz"
+    unrelated.write_bytes(b"another cache")
+    assert bridge() is not None
+    assert not stale.exists() and unrelated.exists()
+    assert len(list(small_dictionary.glob("bridge-*.sqlite3"))) == 1
