@@ -201,8 +201,8 @@ class Bridge:
         glosses are filed ("killed" is looked up as "kill": 杀死 before 蒙难, "to be killed in an
         accident"); then those of words derived from the same stem while there is room; at most
         ``PER_WORD``."""
-        glossed = [form for form in word_forms(word) if form in self.to_chinese]
-        own = self.to_chinese[min(glossed, key=len)] if glossed else ()
+        shortest_first = sorted(word_forms(word), key=len)
+        own = next((found for form in shortest_first if (found := self.to_chinese.get(form))), ())
         return tuple(dict.fromkeys((*own, *self.by_stem.get(stem(word), ()))))[:PER_WORD]
 
     def names(self, text: str) -> list[tuple[int, int, str, tuple[str, ...]]]:
@@ -217,9 +217,8 @@ class Bridge:
             if word in _NAME_FILLER:
                 continue
             if previous is not None and _usable(word):
-                first = previous.group()
-                keys = (english_key([first, form]) for form in word_forms(word))
-                translations = next((self.to_chinese[k] for k in keys if k in self.to_chinese), None)
+                keys = (english_key([previous.group(), form]) for form in word_forms(word))
+                translations = next((found for key in keys if (found := self.to_chinese.get(key))), None)
                 if translations:
                     out.append(
                         (previous.start(), match.end(), text[previous.start() : match.end()], translations)
