@@ -184,3 +184,20 @@ def test_pdf_marks_stay_on_the_passage() -> None:
     assert len(everywhere) == 4
     assert len(marked) == 2 and all(110 < r.y0 < 160 for r in marked)  # lines 4 and 5 only
     assert term_rects(page, ["coupling"], "text that is not on this page") == everywhere
+
+
+def test_pdf_marks_cover_whole_words_only() -> None:
+    """The preview marks what the result's text highlights: the word "x", not every x of the page."""
+    doc = pymupdf.open()
+    page = doc.new_page()
+    page.insert_text(
+        (72, 72), "Executing the example sets xrange of sin(x); the x axis is next.", fontsize=11
+    )
+    page.insert_text((72, 100), "用逗号分隔的数据文件", fontname="china-s", fontsize=11)
+    whole_x = term_rects(page, ["x"])
+    assert len(whole_x) == 2  # sin(x) and "x axis", not Executing, example, xrange or next
+    assert all(r.width < 8 for r in whole_x)
+    assert term_rects(page, ["range"]) == []  # only inside "xrange"
+    assert len(term_rects(page, ["XRANGE"])) == 1
+    assert len(term_rects(page, ["x axis"])) == 1
+    assert len(term_rects(page, ["分隔"])) == 1  # Chinese words have no spaces around them
