@@ -2,7 +2,8 @@
 
 Headings (ATX and setext) give the chunker section boundaries, fenced code stays verbatim, pipe
 tables become table blocks whose header row is repeated when a table is split. Inline markup is
-reduced to its text so "[manual](x.pdf)" is indexed as "manual". Everything is one unpaged Page.
+reduced to its text so "[manual](x.pdf)" is indexed as "manual", and a paragraph's lines are
+joined where they were only wrapped (``unwrap``). Everything is one unpaged Page.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from kbapp.ingest.document import BlockKind, IngestErrorKind, ParsedDocument
 from kbapp.ingest.errors import ingest_error
 from kbapp.ingest.source import read_all
 from kbapp.ingest.textnorm import clean_text
+from kbapp.ingest.unwrap import unwrap, wrap_width
 
 _ATX = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$")
 _FENCE_OPEN = re.compile(r"^( {0,3})(`{3,}|~{3,})(.*)$")
@@ -51,11 +53,14 @@ def parse_markdown(path: Path) -> ParsedDocument:
     front_title, lines = _split_front_matter(lines)
     builder = PageBuilder(None)
     first_heading = None
-    for block in iter_blocks(lines):
+    blocks = list(iter_blocks(lines))
+    width = wrap_width(block.text for block in blocks if block.kind is BlockKind.TEXT)
+    for block in blocks:
         if block.kind is BlockKind.TABLE:
             builder.add_table(block.rows, header_rows=1)
             continue
-        builder.add(block.kind, block.text, block.level)
+        text = unwrap(block.text, width) if block.kind is BlockKind.TEXT else block.text
+        builder.add(block.kind, text, block.level)
         if block.kind is BlockKind.HEADING and first_heading is None:
             first_heading = block.text.strip() or None
     if builder.is_empty:

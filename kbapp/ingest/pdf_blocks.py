@@ -8,7 +8,6 @@ has been seen, so pages are first turned into units and emitted afterwards.
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -18,9 +17,8 @@ from kbapp.ingest.document import BlockKind, Page
 from kbapp.ingest.pdf_headings import Style, font_heading, is_toc_entry, line_style, match_outline
 from kbapp.ingest.pdf_layout import MONO_ADVANCE, Fragment, Line, build_lines
 from kbapp.ingest.pdf_tables import Table
-from kbapp.ingest.textnorm import join_wrapped
+from kbapp.ingest.textnorm import LIST_ITEM, join_wrapped
 
-_LIST_ITEM = re.compile(r"^(?:[•·▪◦‣●○■□►▶✓✔➢–—*-]\s|\(?\d{1,2}[.)]\s|\(?[a-z][.)]\s)")
 _PARAGRAPH_GAP = 0.8  # blank space larger than this many line heights starts a new paragraph
 _CODE_GAP = 1.5
 _MAX_LABEL_CHARS = 30
@@ -169,7 +167,7 @@ def _continues(current: Unit, new: Unit, line: Line) -> bool:
             return new.outline_entry == current.outline_entry
         same_style = new.style == current.style and line.block == previous.block
         return same_style and len(current.lines) < _MAX_HEADING_LINES
-    return line.block == previous.block and not _LIST_ITEM.match(line.text)
+    return line.block == previous.block and not LIST_ITEM.match(line.text)
 
 
 def _extend(unit: Unit, line: Line) -> None:

@@ -4,7 +4,8 @@ Plain-text manuals and notes usually put a title on the first line followed by a
 evaluation corpora do too), so a first line standing alone becomes the title and a level-1
 heading; everything else is text. Report and paper titles often run past 100 characters (42 % of
 SciFact's do); a line that long is taken as the title only when the paragraph after it is longer
-still, so an opening one-sentence paragraph of prose stays text.
+still, so an opening one-sentence paragraph of prose stays text. A paragraph's lines are joined
+where they were only wrapped (``unwrap``).
 """
 
 from __future__ import annotations
@@ -17,10 +18,10 @@ from kbapp.ingest.decoding import decode_text
 from kbapp.ingest.document import BlockKind, IngestErrorKind, ParsedDocument
 from kbapp.ingest.errors import ingest_error
 from kbapp.ingest.source import read_all
-from kbapp.ingest.textnorm import CJK_CLASS, clean_text
+from kbapp.ingest.textnorm import clean_text
+from kbapp.ingest.unwrap import columns, unwrap, wrap_width
 
 _PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n\s*")
-_CJK_CHAR = re.compile(f"[{CJK_CLASS}]")
 _SHORT_TITLE_WIDTH = 100
 _MAX_TITLE_WIDTH = 200
 
@@ -36,8 +37,9 @@ def parse_text(path: Path) -> ParsedDocument:
         title = paragraphs[0].strip()
         builder.add(BlockKind.HEADING, title, level=1)
         paragraphs = paragraphs[1:]
+    width = wrap_width(paragraphs)
     for paragraph in paragraphs:
-        builder.add(BlockKind.TEXT, paragraph)
+        builder.add(BlockKind.TEXT, unwrap(paragraph, width))
     return ParsedDocument(title=title, doc_type="text", pages=[builder.build()], warnings=decoded.warnings)
 
 
@@ -52,13 +54,7 @@ def is_title_line(paragraph: str, following: str) -> bool:
     line = paragraph.strip()
     if "\n" in line:
         return False
-    width = _width(line)
+    width = columns(line)
     return 0 < width <= _SHORT_TITLE_WIDTH or (
-        width <= _MAX_TITLE_WIDTH and _width(following.strip()) > width
+        width <= _MAX_TITLE_WIDTH and columns(following.strip()) > width
     )
-
-
-def _width(text: str) -> int:
-    """Columns: CJK characters count two (one regex pass: a Python loop per character was a third
-    of the time to read a short text file)."""
-    return len(text) + len(_CJK_CHAR.findall(text))

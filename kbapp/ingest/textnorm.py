@@ -59,6 +59,10 @@ _CJK_RANGES = ((0x2E80, 0x9FFF), (0xF900, 0xFAFF), (0xFF00, 0xFFEF), (0x20000, 0
 CJK_CLASS = "".join(f"{chr(low)}-{chr(high)}" for low, high in _CJK_RANGES)  # for use inside [...]
 
 
+# A line that starts a list item: a bullet, "1." or "(a)". It is not the wrapped end of the line before.
+LIST_ITEM = re.compile(r"^(?:[•·▪◦‣●○■□►▶✓✔➢–—*-]\s|\(?\d{1,2}[.)]\s|\(?[a-z][.)]\s)")
+
+
 def is_cjk(char: str) -> bool:
     """True for a character of a script written without spaces between words."""
     code = ord(char)
