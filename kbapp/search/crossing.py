@@ -2,15 +2,24 @@
 looks for the English words of its Chinese ones (``text.bridge``), and the reverse.
 
 Only the languages the library holds and the question is not in are added, so a one-language
-library searched in its own language sees no change at all.
+library searched in its own language sees no change at all. An English word is searched as the
+first ``PER_WORD`` of its dictionary's Chinese words that the library holds, out of the first
+``CANDIDATES`` (``text.bridge``): "shield" as the 屏蔽 of a wiring guide, not as four senses it never
+uses. The unknown-word check (``vocabulary``) still judges a word by its first ``PER_WORD``, the
+senses the relevance constants were fitted with; a word found only through a later sense is not
+reported as missing (``Bridged.held_sources``).
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from sqlalchemy.engine import Connection
+
 from kbapp.search.vocabulary import Splitter
-from kbapp.text.bridge import bridge
+from kbapp.store.keywords import term_counts
+from kbapp.text.bridge import CANDIDATES, PER_WORD, bridge
 from kbapp.text.fold import fold
 from kbapp.text.script import CJK_RE, Script
 from kbapp.text.terms import Term, query_terms
@@ -23,6 +32,11 @@ class Bridged:
 
     terms: list[Term] = field(default_factory=list)
     sources: dict[str, str] = field(default_factory=dict)
+
+    def held_sources(self, containing: Mapping[str, int]) -> set[str]:
+        """The question's words the library holds a translation of (``containing``: passages per
+        term)."""
+        return {self.sources[t.text] for t in self.terms if containing.get(t.text)}
 
 
 def english_words(query: str, splits: Splitter | None = None) -> list[str]:
@@ -40,8 +54,27 @@ def _english_pairs(query: str, splits: Splitter | None) -> list[tuple[str, str]]
     return dictionary.english_pairs(folded, splits(folded) if splits is not None else None)
 
 
+def _held_first(conn: Connection, pairs: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """Of each English word's Chinese words, in the dictionary's order, those the library holds
+    come first (all of a word's terms occur), and ``PER_WORD`` are kept."""
+    terms = {chinese: [t.text for t in query_terms(chinese) if not t.prefix] for _, chinese in pairs}
+    counts = term_counts(conn, {t for ts in terms.values() for t in ts})
+    by_word: dict[str, list[str]] = {}
+    for english, chinese in pairs:
+        by_word.setdefault(english, []).append(chinese)
+    kept = []
+    for english, candidates in by_word.items():
+        held = sorted(candidates, key=lambda c: not (terms[c] and all(counts[t] for t in terms[c])))
+        kept += [(english, chinese) for chinese in held[:PER_WORD]]
+    return kept
+
+
 def bridged_terms(
-    query: str, terms: list[Term], library: frozenset[Script], splits: Splitter | None = None
+    conn: Connection,
+    query: str,
+    terms: list[Term],
+    library: frozenset[Script],
+    splits: Splitter | None = None,
 ) -> Bridged:
     """Terms for the words of ``query`` in the library's other languages, minus those already in
     ``terms`` (``splits`` as for ``english_words``)."""
@@ -56,7 +89,7 @@ def bridged_terms(
     if wants_english:
         pairs += _english_pairs(query, splits)
     if wants_chinese:
-        pairs += dictionary.chinese_pairs(fold(query))
+        pairs += _held_first(conn, dictionary.chinese_pairs(fold(query), CANDIDATES))
     seen = {t.text for t in terms}
     out = Bridged()
     for source, translation in pairs:

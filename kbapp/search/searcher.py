@@ -197,7 +197,7 @@ class Searcher:
             library = self._library.of(conn)
             # The bridge and the unknown-word check both split the question: tokenize it once.
             splits = cache(self.semantic.encoder.word_boundaries) if self.semantic is not None else None
-            bridged = bridged_terms(query, terms, library.scripts, splits)
+            bridged = bridged_terms(conn, query, terms, library.scripts, splits)
             searched = terms + bridged.terms
             stats = term_stats(conn, searched)
             lexical: list[tuple[int, float]] = []
@@ -229,6 +229,9 @@ class Searcher:
             status = ResponseStatus.NOTHING_RELEVANT if semantic is not None else ResponseStatus.NOTHING_FOUND
             message = message or (NOTHING_RELEVANT if semantic is not None else NOTHING_FOUND)
         took = (time.perf_counter() - started) * 1000
-        unknown = words.unknown if words is not None else ()
-        translations = dict(words.translations) if words is not None else {}
+        held = bridged.held_sources(stats.containing)  # found through a later sense: not missing
+        unknown = tuple(w for w in words.unknown if w not in held) if words is not None else ()
+        translations = (
+            {w: t for w, t in words.translations.items() if w in unknown} if words is not None else {}
+        )
         return SearchResponse(query, mode, results, status, message, took, unknown, translations, closest)

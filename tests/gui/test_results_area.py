@@ -48,8 +48,8 @@ def test_an_unknown_word_says_what_else_it_was_looked_for_as(qtbot) -> None:  # 
 
 
 def test_results_for_a_question_with_words_no_passage_holds_say_which(qtbot) -> None:  # type: ignore[no-untyped-def]
-    """ "where should the cable shield be grounded", asked of the sample library, is answered on
-    "cable": the line above the results says that "shield" and "grounded" are in no document."""
+    """A question answered on some of its words ("cable"): the line above the results names the
+    words no document holds, with what else each was looked for as."""
     area = ResultsArea()
     qtbot.addWidget(area)
     found = [result("Keep the cable at least 20 cm away from motor power lines.", [])]

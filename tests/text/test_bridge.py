@@ -2,12 +2,26 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from sqlalchemy.engine import Connection
+
 from kbapp.embedding.encoder import Encoder
 from kbapp.embedding.pack import ModelPack
+from kbapp.library import KnowledgeBase
 from kbapp.search.crossing import bridged_terms
 from kbapp.text.bridge import bridge, parse, word_forms
 from kbapp.text.script import Script
 from kbapp.text.terms import query_terms
+
+
+@pytest.fixture
+def conn(tmp_path: Path) -> Iterator[Connection]:
+    """An empty library's connection: it holds none of the translations."""
+    with KnowledgeBase(tmp_path / "lib") as kb, kb.engine.connect() as connection:
+        yield connection
 
 
 def test_short_glosses_both_ways() -> None:
@@ -21,14 +35,37 @@ def test_short_glosses_both_ways() -> None:
     assert not {"way", "number", "amount"} & set(b.english_for("如何复位？多少个端口？"))  # nor 如何, 多少
 
 
-def test_bridged_terms_remember_the_word_they_translate() -> None:
+def test_bridged_terms_remember_the_word_they_translate(conn: Connection) -> None:
     """So a result can say "reset" was found for 复位, and 复位 for "reset"."""
-    english = bridged_terms("怎么复位端口", query_terms("怎么复位端口"), frozenset({Script.LATIN}))
+    english = bridged_terms(conn, "怎么复位端口", query_terms("怎么复位端口"), frozenset({Script.LATIN}))
     assert english.sources["reset"] == "复位" and english.sources["port"] == "端口"
     assert {t.text for t in english.terms} == set(english.sources)
-    chinese = bridged_terms("reset the port", query_terms("reset the port"), frozenset({Script.CJK}))
+    chinese = bridged_terms(conn, "reset the port", query_terms("reset the port"), frozenset({Script.CJK}))
     assert chinese.sources["复位"] == "reset"
-    assert bridged_terms("怎么复位端口", query_terms("怎么复位端口"), frozenset({Script.CJK})).terms == []
+    assert (
+        bridged_terms(conn, "怎么复位端口", query_terms("怎么复位端口"), frozenset({Script.CJK})).terms == []
+    )
+
+
+def test_an_english_word_is_searched_as_the_chinese_words_the_library_holds(tmp_path: Path) -> None:
+    """屏蔽 is the ninth of the dictionary's words for "shield": a wiring guide's, searched once the
+    library holds it; a library without it is searched with the first four, as before."""
+    b = bridge()
+    assert b is not None
+    assert "屏蔽" not in b.chinese_of("shield") and "屏蔽" in b.chinese_of("shield", 12)
+    question = "cable shield"
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "接线.txt").write_text("接线\n\n屏蔽线只在控制柜一端接地，电缆远离电机。\n", encoding="utf-8")
+    with KnowledgeBase(tmp_path / "lib") as kb:
+        with kb.engine.connect() as conn:
+            empty = bridged_terms(conn, question, query_terms(question), frozenset({Script.CJK}))
+        assert kb.import_paths([docs]).ok
+        with kb.engine.connect() as conn:
+            held = bridged_terms(conn, question, query_terms(question), frozenset({Script.CJK}))
+    first = {term.text for word in b.chinese_of("shield") for term in query_terms(word)}
+    assert {t.text for t in empty.terms if empty.sources[t.text] == "shield"} == first
+    assert held.sources["屏蔽"] == "shield" and held.sources["电缆"] == "cable"
 
 
 def test_parse_keeps_the_first_short_senses() -> None:
@@ -155,16 +192,17 @@ def test_the_model_tokenizer_splits_chinese_into_words(default_pack: ModelPack) 
     assert b.words(at_start, Encoder(default_pack).word_boundaries(at_start)) == ["输入", "多少"]
 
 
-def test_the_keyword_bridge_reads_the_question_as_the_same_words(default_pack: ModelPack) -> None:
+def test_the_keyword_bridge_reads_the_question_as_the_same_words(
+    default_pack: ModelPack, conn: Connection
+) -> None:
     """The English terms a Chinese question adds to keyword search come from the words the
     unknown-word check sees, not from a longest match across the tokenizer's splits."""
     question = "带圈数字最大能输入多少"
     terms = query_terms(question)
     library = frozenset({Script.LATIN})
-    plain = {t.text for t in bridged_terms(question, terms, library).terms}
-    split = {
-        t.text for t in bridged_terms(question, terms, library, Encoder(default_pack).word_boundaries).terms
-    }
+    plain = {t.text for t in bridged_terms(conn, question, terms, library).terms}
+    boundaries = Encoder(default_pack).word_boundaries
+    split = {t.text for t in bridged_terms(conn, question, terms, library, boundaries).terms}
     assert "almighti" in plain  # 大能 "almighty": a word the user never wrote
     assert "almighti" not in split
     assert {"digit", "input"} <= split
