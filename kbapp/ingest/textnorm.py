@@ -74,13 +74,14 @@ def join_wrapped(left: str, right: str) -> str:
 
     A line break is a space in Latin text but nothing in CJK text; "exam-" + "ple" is one word when
     the hyphen splits lowercase letters (a typesetter's hyphenation, not a compound like "ISO-").
+    The hyphen may be U+2010, which groff puts where it breaks a word in a manual page ("nu‐meric").
     """
     left = left.rstrip()
     right = right.lstrip()
     if not left or not right:
         return left + right
     if (
-        left.endswith(("-", "\u00ad"))
+        left.endswith(("-", "\u2010", "\u00ad"))
         and len(left) >= 2
         and left[-2].isalpha()
         and left[-2].islower()

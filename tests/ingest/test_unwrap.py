@@ -44,6 +44,16 @@ def test_wrapped_lines_are_joined_and_deliberate_breaks_kept() -> None:
     ]
 
 
+def test_a_word_a_manual_page_hyphenated_at_a_line_end_is_whole_again() -> None:
+    """groff breaks words with U+2010 where it wraps a manual page rendered as text."""
+    page = (
+        "This  manual  page  documents  the GNU version of chown.  chown changes the user\n"
+        "and/or group ownership of each given file.  If only an owner (a user name or nu\u2010\n"
+        "meric user ID) is given, that user is made the owner of each given file."
+    )
+    assert "a user name or numeric user ID" in unwrap(page, wrap_width([page]))
+
+
 def test_text_that_was_not_wrapped_keeps_its_lines() -> None:
     contact = "Li Wei, senior field engineer, Plant 4 maintenance team, Suzhou\nPhone: +86 512 0000 0000"
     assert wrap_width([contact]) == 0  # one long line is no sign of wrapping
