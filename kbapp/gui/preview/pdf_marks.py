@@ -54,17 +54,17 @@ def passage_band(page: pymupdf.Page, passage: str) -> tuple[float, float] | None
     return top - _BAND_SLACK, bottom + _BAND_SLACK
 
 
-Line = tuple[str, list[tuple[float, float, float, float]]]  # a line's text and each character's box
+_Line = tuple[str, list[tuple[float, float, float, float]]]  # a line's text and each character's box
 
 
-def page_lines(page: pymupdf.Page) -> list[Line]:
+def _page_lines(page: pymupdf.Page) -> list[_Line]:
     """The page's text lines, each with the box of every character (ligatures expanded, as the
     library read the page)."""
     from kbapp.library.pdf import pymupdf
 
     flags = pymupdf.TEXT_PRESERVE_WHITESPACE | pymupdf.TEXT_MEDIABOX_CLIP
-    lines: list[Line] = []
-    for block in page.get_text("rawdict", flags=flags)["blocks"]:
+    lines: list[_Line] = []
+    for block in page.get_text("rawdict", flags=flags)["blocks"]:  # type: ignore[no-untyped-call]
         for line in block.get("lines", ()):
             chars = [char for span in line["spans"] for char in span["chars"]]
             lines.append(("".join(char["c"] for char in chars), [char["bbox"] for char in chars]))
@@ -89,10 +89,10 @@ def term_rects(page: pymupdf.Page, terms: Iterable[str], passage: str | None = N
         return []
     rects: list[pymupdf.Rect] = []
     seen: set[tuple[int, int, int, int]] = set()
-    for text, boxes in page_lines(page):
+    for text, boxes in _page_lines(page):
         for term in wanted:
             for match in _occurrence_re(term).finditer(text):
-                rect = pymupdf.Rect(boxes[match.start()])
+                rect = pymupdf.Rect(boxes[match.start()])  # type: ignore[no-untyped-call]
                 for box in boxes[match.start() + 1 : match.end()]:
                     rect |= box
                 key = (round(rect.x0), round(rect.y0), round(rect.x1), round(rect.y1))
