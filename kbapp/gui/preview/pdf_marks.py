@@ -15,8 +15,6 @@ from collections.abc import Iterable
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from kbapp.text.script import CJK_CHARS
-
 if TYPE_CHECKING:
     from kbapp.library.pdf import pymupdf
 
@@ -24,8 +22,10 @@ if TYPE_CHECKING:
 _ANCHOR_WORDS = 5
 _ANCHOR_CJK_CHARS = 8
 _BAND_SLACK = 3.0  # points above and below the anchors
-_CJK_RE = re.compile(f"[{CJK_CHARS}]")
-_WORD_CHAR = f"[^\\W_{CJK_CHARS}]"  # a letter or digit of a spaced script: a word goes on through it
+# Kana, Han and Hangul (the window imports only the contract and the façade, not ``kbapp.text``).
+_CJK_CHARS = "\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff\uac00-\ud7af"
+_CJK_RE = re.compile(f"[{_CJK_CHARS}]")
+_WORD_CHAR = f"[^\\W_{_CJK_CHARS}]"  # a letter or digit of a spaced script: a word goes on through it
 _WORD_CHAR_RE = re.compile(_WORD_CHAR)
 
 
