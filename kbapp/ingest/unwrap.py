@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from heapq import nlargest
 from itertools import pairwise
 
 from kbapp.ingest.textnorm import CJK_CLASS, LIST_ITEM, is_cjk, join_wrapped
@@ -42,9 +43,7 @@ def wrap_width(paragraphs: Iterable[str]) -> int:
     paragraph follows, if at least one more such line comes near it (``FULL_LINE``); else 0, as
     for a document whose widest is under ``MIN_WRAP_COLUMNS``. A lone long line followed by a short
     one (a name above a phone number) is no sign of wrapping."""
-    widths = sorted(
-        (columns(line.rstrip()) for p in paragraphs for line in p.strip().split("\n")[:-1]), reverse=True
-    )
+    widths = nlargest(2, (columns(line.rstrip()) for p in paragraphs for line in p.strip().split("\n")[:-1]))
     if len(widths) < 2 or widths[0] < MIN_WRAP_COLUMNS or widths[1] < FULL_LINE * widths[0]:
         return 0
     return widths[0]
@@ -55,10 +54,20 @@ def unwrap(paragraph: str, width: int) -> str:
     if not width or "\n" not in paragraph:
         return paragraph
     lines = paragraph.split("\n")
-    out = lines[0]
+    settled: list[str] = []  # the text before the line being joined to, joined once at the end
+    current = lines[0]
     for previous, line in pairwise(lines):
-        out = join_wrapped(out, line) if _wrapped(previous, line, width) else f"{out}\n{line}"
-    return out
+        if _wrapped(previous, line, width):
+            # ``join_wrapped`` changes only where the two meet and ends with the new line's text:
+            # the rest is settled, so a paragraph of many lines is not copied again at each one.
+            joined = join_wrapped(current, line)
+            cut = len(joined) - len(line.lstrip())
+            settled.append(joined[:cut])
+            current = joined[cut:]
+        else:
+            settled.append(current + "\n")
+            current = line
+    return "".join(settled) + current
 
 
 def _wrapped(line: str, following: str, width: int) -> bool:
