@@ -5,8 +5,9 @@ Dense retrieval runs per language pool (``pools``), and its cosines are centred 
 question's mean similarity to each pool before they are blended with BM25, the other language's
 read against its own pool's best (``fusion``), so the passage that answers a Chinese question in
 an English manual competes on how well it matches, not on which language it is written in; a
-Chinese question's English reading (``reading``) also scores the English passages. Lexical mode
-has no relevance decision beyond "matches a term".
+Chinese question's English reading (``reading``) also scores the English passages. A Chinese
+question's character pairs that straddle two of its words are not matched (``straddling``).
+Lexical mode has no relevance decision beyond "matches a term".
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ from kbapp.search.reading import Reading, english_reading
 from kbapp.search.relevance import relevant
 from kbapp.search.scripts import DocumentScripts
 from kbapp.search.semantic import SemanticRetriever
+from kbapp.search.straddling import without_straddling
 from kbapp.search.vocabulary import vocabulary
 from kbapp.store import keywords, passages
 from kbapp.store.samples import chunk_texts
@@ -202,8 +204,9 @@ class Searcher:
             stats = term_stats(conn, searched)
             lexical: list[tuple[int, float]] = []
             if mode != "dense" or not semantic:
+                matched = without_straddling(query, terms, splits) + bridged.terms
                 # Document frequencies are library-wide; within a few documents every term may count.
-                rankable = stats.rankable(searched, LEXICAL_DEPTH) if document_ids is None else searched
+                rankable = stats.rankable(matched, LEXICAL_DEPTH) if document_ids is None else matched
                 phrases, also = quoted_phrases(query), [c for c, _ in dense]
                 lexical = lexical_search(conn, rankable, LEXICAL_DEPTH, document_ids, phrases, also)
             weights = stats.weights(terms)

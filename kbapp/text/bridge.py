@@ -134,6 +134,20 @@ class Bridge:
                 longest = max(longest, left)
         return longest
 
+    def word_starts(self, text: str, boundaries: AbstractSet[int] | None = None) -> dict[int, int]:
+        """For each offset of ``text`` inside a dictionary word (split as ``words`` splits), the
+        offset where that word starts; a character left over has none."""
+        starts: dict[int, int] = {}
+        for run, split in zip(CJK_RUN_RE.finditer(text), self._splits(text, boundaries), strict=True):
+            at = run.start()
+            for word in split:
+                if word is None:
+                    at += 1
+                    continue
+                starts.update(dict.fromkeys(range(at, at + len(word)), at))
+                at += len(word)
+        return starts
+
     def _splits(self, text: str, boundaries: AbstractSet[int] | None) -> list[list[str | None]]:
         """Each Chinese run of ``text`` split as ``words`` says, None for a character left over."""
         out = []

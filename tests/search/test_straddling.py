@@ -1,0 +1,45 @@
+"""A Chinese question's character pairs that straddle two of its words are not matched."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from kbapp.library import KnowledgeBase
+from kbapp.search.straddling import without_straddling
+from kbapp.text.terms import query_terms
+
+
+def _kept(query: str) -> list[str]:
+    return [t.text for t in without_straddling(query, query_terms(query), None)]
+
+
+def test_pairs_across_two_words_or_a_function_character_are_dropped() -> None:
+    assert _kept("怎么设置网格线") == ["设置", "网格", "格线"]  # not 置网 (设置 | 网格), nor 幺设
+    assert _kept("基隆港的辅助港") == ["基隆", "隆港", "辅助", "助港"]  # not 港的, 的辅
+
+
+def test_a_name_the_dictionary_lacks_keeps_its_pairs() -> None:
+    assert _kept("喀喇沁的设置") == ["喀喇", "喇沁", "设置"]
+
+
+def test_english_terms_and_single_characters_are_kept() -> None:
+    query = "XK-200 的 pump 网"
+    assert _kept(query) == [t.text for t in query_terms(query)]
+
+
+def test_a_page_where_two_of_the_words_meet_is_not_matched_on_the_pair(tmp_path: Path) -> None:
+    """设置网格线 ("set grid lines") asked of a library with a page on 设置网络 ("network settings"):
+    before, the page came first on 置网, a pair rarer than any word of the page on grid lines."""
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "grid.txt").write_text("坐标图\n\n在坐标图上可以显示网格线。\n", "utf-8")
+    (docs / "network.txt").write_text(
+        "网络\n\n本页说明怎样设置网络。设置网络地址需要管理员权限，设置网络前先备份。\n", "utf-8"
+    )
+    for i in range(6):
+        (docs / f"chapter{i}.txt").write_text(f"说明{i}\n\n第{i}章介绍网格的设置方法。\n", "utf-8")
+    with KnowledgeBase(tmp_path / "lib") as kb:
+        assert kb.import_paths([docs]).ok
+        results = kb.search("设置网格线", k=10, mode="lexical").results
+    assert "网格线" in results[0].text  # the network page came first
+    assert "网络" in results[-1].text  # below every page on grids: it holds only 设置
