@@ -6,7 +6,8 @@ question's mean similarity to each pool before they are blended with BM25, the o
 read against its own pool's best (``fusion``), so the passage that answers a Chinese question in
 an English manual competes on how well it matches, not on which language it is written in; a
 Chinese question's English reading (``reading``) also scores the English passages. A Chinese
-question's character pairs that straddle two of its words are not matched (``straddling``).
+question's character pairs that straddle two of its words match only where the two words stand
+together (``straddling``).
 Lexical mode has no relevance decision beyond "matches a term".
 """
 
