@@ -24,6 +24,7 @@ from __future__ import annotations
 from kbapp.search.vocabulary import Splitter
 from kbapp.text.bridge import bridge
 from kbapp.text.fold import fold
+from kbapp.text.script import CJK_RE
 from kbapp.text.terms import Term, is_function_character
 
 
@@ -31,10 +32,11 @@ def without_straddling(query: str, terms: list[Term], splits: Splitter | None) -
     """``terms`` (``query_terms(query)``) with each Chinese pair that straddles two words matched
     only inside the two words written together, and each pair with a left-over function character
     dropped; ``splits`` gives where words may start and end, as for the bridge."""
-    dictionary = bridge()
+    folded = fold(query)  # what the terms' offsets refer to; the dictionary is simplified too
+    # A question without Chinese needs no dictionary: it is parsed once per machine, in seconds.
+    dictionary = bridge() if CJK_RE.search(folded) else None
     if dictionary is None:
         return terms
-    folded = fold(query)  # what the terms' offsets refer to; the dictionary is simplified too
     starts = dictionary.word_starts(folded, splits(folded) if splits is not None else None)
     out = []
     for term in terms:

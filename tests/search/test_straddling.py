@@ -5,7 +5,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from kbapp.library import KnowledgeBase
+from kbapp.search import straddling
 from kbapp.search.straddling import without_straddling
 from kbapp.text.terms import query_terms
 
@@ -28,6 +31,15 @@ def test_a_pair_across_two_words_is_matched_within_them_and_one_with_a_function_
 
 def test_a_name_the_dictionary_lacks_keeps_its_pairs() -> None:
     assert _kept("喀喇沁的设置") == ["喀喇", "喇沁", "设置"]
+
+
+def test_a_question_without_chinese_does_not_open_the_dictionary(monkeypatch: pytest.MonkeyPatch) -> None:
+    def unwanted() -> None:
+        raise AssertionError("the dictionary was opened")
+
+    monkeypatch.setattr(straddling, "bridge", unwanted)
+    query = "pump XK-200 overheat"
+    assert _kept(query) == [t.text for t in query_terms(query)]
 
 
 def test_english_terms_and_single_characters_are_kept() -> None:
