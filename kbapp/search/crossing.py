@@ -7,7 +7,8 @@ first ``PER_WORD`` of its dictionary's Chinese words that the library holds, out
 ``CANDIDATES`` (``text.bridge``): "shield" as the 屏蔽 of a wiring guide, not as four senses it never
 uses. The unknown-word check (``vocabulary``) still judges a word by its first ``PER_WORD``, the
 senses the relevance constants were fitted with; a word found only through a later sense is not
-reported as missing (``Bridged.held_sources``).
+reported as missing (``Bridged.held_sources``). A Chinese character that is part of no dictionary
+word is searched as its own one-word glosses (``Bridge.english_pairs``): 轴 of 坐标轴 as "axis".
 """
 
 from __future__ import annotations
@@ -46,12 +47,12 @@ def english_words(query: str, splits: Splitter | None = None) -> list[str]:
     return [english for _, english in _english_pairs(query, splits)]
 
 
-def _english_pairs(query: str, splits: Splitter | None) -> list[tuple[str, str]]:
+def _english_pairs(query: str, splits: Splitter | None, characters: bool = False) -> list[tuple[str, str]]:
     dictionary = bridge()
     if dictionary is None or CJK_RE.search(query) is None:
         return []
     folded = fold(query)  # the dictionary is in simplified characters
-    return dictionary.english_pairs(folded, splits(folded) if splits is not None else None)
+    return dictionary.english_pairs(folded, splits(folded) if splits is not None else None, characters)
 
 
 def _held_first(conn: Connection, pairs: list[tuple[str, str]]) -> list[tuple[str, str]]:
@@ -87,7 +88,7 @@ def bridged_terms(
         return Bridged()
     pairs: list[tuple[str, str]] = []
     if wants_english:
-        pairs += _english_pairs(query, splits)
+        pairs += _english_pairs(query, splits, characters=True)
     if wants_chinese:
         pairs += _held_first(conn, dictionary.chinese_pairs(fold(query), CANDIDATES))
     seen = {t.text for t in terms}

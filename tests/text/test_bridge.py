@@ -248,3 +248,37 @@ def test_unread_counts_characters_in_no_word_but_not_particles() -> None:
     assert b.unread("怎么复位控制器") == 0  # 怎, 么: question characters
     assert b.unread("把控制器复位") == 1  # 把: one character, a preposition
     assert b.unread("从上海复位控制器") == 3  # 从上海: 上海 is no word of this dictionary
+
+
+def test_a_character_in_no_dictionary_word_is_read_by_its_own_glosses() -> None:
+    b = parse(["軸 轴 [zhou2] /axis/axle/spool (for thread)/", "坐標 坐标 [zuo4 biao1] /coordinate/"])
+    pairs = [("坐标", "coordinate"), ("轴", "axis"), ("轴", "axle"), ("轴", "spool")]
+    assert b.english_pairs("坐标轴", characters=True) == pairs
+    assert b.english_pairs("坐标轴") == [("坐标", "coordinate")]  # the vector side's reading
+
+
+def test_a_character_inside_a_dictionary_word_is_read_only_as_that_word() -> None:
+    b = parse(["軸 轴 [zhou2] /axis/axle/", "軸承 轴承 [zhou2 cheng2] /bearing (mechanical)/"])
+    assert b.english_pairs("轴承", characters=True) == [("轴承", "bearing")]
+
+
+def test_a_character_with_a_grammatical_sense_a_name_or_a_number_is_not_read_alone() -> None:
+    b = parse(
+        [
+            "給 给 [gei3] /to/for/for the benefit of/to give/to allow/",  # "for": a preposition
+            "把 把 [ba3] /to hold/particle marking the following noun as a direct object/",
+            "張 张 [Zhang1] /surname Zhang/",  # a capital reading: a name
+            "兩 两 [liang3] /two/",
+            "題 题 [ti2] /topic/problem for discussion/",
+        ]
+    )
+    assert b.english_pairs("给张把两题", characters=True) == [("题", "topic")]
+
+
+def test_keyword_search_reads_a_character_of_no_dictionary_word_alone(conn: Connection) -> None:
+    """CC-CEDICT lacks 坐标轴 ("coordinate axis"): its 轴 is searched as "axis", 删 as "delete";
+    the preposition 给 and the numeral 两 are not read."""
+    query = "给坐标轴删两个刻度"
+    english = bridged_terms(conn, query, query_terms(query), frozenset({Script.LATIN}))
+    assert english.sources["axi"] == "轴" and english.sources["delet"] == "删"
+    assert not {"给", "两"} & set(english.sources.values())
