@@ -7,8 +7,9 @@ first ``PER_WORD`` of its dictionary's Chinese words that the library holds, out
 ``CANDIDATES`` (``text.bridge``): "shield" as the 屏蔽 of a wiring guide, not as four senses it never
 uses. The unknown-word check (``vocabulary``) still judges a word by its first ``PER_WORD``, the
 senses the relevance constants were fitted with; a word found only through a later sense is not
-reported as missing (``Bridged.held_sources``). A Chinese character that is part of no dictionary
-word is searched as its own one-word glosses (``Bridge.english_pairs``): 轴 of 坐标轴 as "axis".
+reported as missing (``Bridged.held_sources``). With vector search on, a Chinese character that is
+part of no dictionary word is searched as its own one-word glosses (``Bridge.english_pairs``): 轴 of
+坐标轴 as "axis".
 """
 
 from __future__ import annotations
@@ -76,9 +77,15 @@ def bridged_terms(
     terms: list[Term],
     library: frozenset[Script],
     splits: Splitter | None = None,
+    characters: bool = False,
 ) -> Bridged:
     """Terms for the words of ``query`` in the library's other languages, minus those already in
-    ``terms`` (``splits`` as for ``english_words``)."""
+    ``terms`` (``splits`` as for ``english_words``).
+
+    ``characters``: also a Chinese character of no dictionary word, by its own glosses. Only where
+    the other language's keyword scores are read against their own pool (``fusion``): in keyword
+    mode both languages share one scale, and a character's looser glosses let the English manual
+    outrank the Chinese one holding the question's very words (錯誤碼 曝光時間: 码 "code")."""
     has_cjk = CJK_RE.search(query) is not None
     has_latin = any(ch.isascii() and ch.isalpha() for ch in query)
     wants_english = has_cjk and Script.LATIN in library
@@ -88,7 +95,7 @@ def bridged_terms(
         return Bridged()
     pairs: list[tuple[str, str]] = []
     if wants_english:
-        pairs += _english_pairs(query, splits, characters=True)
+        pairs += _english_pairs(query, splits, characters)
     if wants_chinese:
         pairs += _held_first(conn, dictionary.chinese_pairs(fold(query), CANDIDATES))
     seen = {t.text for t in terms}

@@ -200,7 +200,9 @@ class Searcher:
             library = self._library.of(conn)
             # The bridge and the unknown-word check both split the question: tokenize it once.
             splits = cache(self.semantic.encoder.word_boundaries) if self.semantic is not None else None
-            bridged = bridged_terms(conn, query, terms, library.scripts, splits)
+            bridged = bridged_terms(
+                conn, query, terms, library.scripts, splits, characters=semantic is not None
+            )
             searched = terms + bridged.terms
             stats = term_stats(conn, searched)
             lexical: list[tuple[int, float]] = []

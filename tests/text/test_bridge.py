@@ -279,6 +279,8 @@ def test_keyword_search_reads_a_character_of_no_dictionary_word_alone(conn: Conn
     """CC-CEDICT lacks 坐标轴 ("coordinate axis"): its 轴 is searched as "axis", 删 as "delete";
     the preposition 给 and the numeral 两 are not read."""
     query = "给坐标轴删两个刻度"
-    english = bridged_terms(conn, query, query_terms(query), frozenset({Script.LATIN}))
+    english = bridged_terms(conn, query, query_terms(query), frozenset({Script.LATIN}), characters=True)
     assert english.sources["axi"] == "轴" and english.sources["delet"] == "删"
     assert not {"给", "两"} & set(english.sources.values())
+    keyword_mode = bridged_terms(conn, query, query_terms(query), frozenset({Script.LATIN}))
+    assert not {"轴", "删"} & set(keyword_mode.sources.values())
