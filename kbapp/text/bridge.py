@@ -58,6 +58,7 @@ CANDIDATES = 12
 ENGLISH_PER_WORD = 8
 SEARCHED_PER_WORD = 4
 MAX_WORD = 4  # longest Chinese word tried when splitting a question
+_SPLIT_MEMO_SIZE = 64  # questions whose splits are kept (``Bridge._splits``)
 CACHE_VERSION = 19  # bump when ``parse`` or the cache file changes
 # the cache file's tables
 _TO_ENGLISH, _TO_CHINESE, _EXACT, _BY_STEM, _SINGLE = "to_english", "to_chinese", "exact", "by_stem", "single"
@@ -111,6 +112,12 @@ class Bridge:
     # A single character → its one-word glosses, read only where a question's character is part of
     # no dictionary word (``english_pairs``): 轴 "axis" in 坐标轴, which the dictionary lacks.
     single: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    # The last questions' splits: one search splits its question four or five times (the keyword
+    # bridge, straddling pairs, the English reading, the unknown-word check), each time looking
+    # every candidate word up in the cache file.
+    _split_memo: dict[tuple[str, frozenset[int] | None], list[list[str | None]]] = field(
+        default_factory=dict, compare=False, repr=False
+    )
 
     def words(self, text: str, boundaries: AbstractSet[int] | None = None) -> list[str]:
         """The briefly glossed dictionary words of the Chinese in ``text``; a character that is
@@ -155,12 +162,19 @@ class Bridge:
 
     def _splits(self, text: str, boundaries: AbstractSet[int] | None) -> list[list[str | None]]:
         """Each Chinese run of ``text`` split as ``words`` says, None for a character left over."""
+        key = (text, frozenset(boundaries) if boundaries is not None else None)
+        known = self._split_memo.get(key)
+        if known is not None:
+            return known
+        if len(self._split_memo) >= _SPLIT_MEMO_SIZE:
+            self._split_memo.clear()
         out = []
         for run in CJK_RUN_RE.finditer(text):
             pieces = [
                 self._match(run.group(), run.start(), boundaries, backward) for backward in (True, False)
             ]
             out.append(min(pieces, key=lambda p: (len(p), sum(1 for w in p if w is None))))
+        self._split_memo[key] = out
         return out
 
     def _match(
