@@ -24,7 +24,7 @@ import re
 import sqlite3
 import threading
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from contextlib import suppress
 from dataclasses import dataclass, field
@@ -131,34 +131,38 @@ class Bridge:
         ``boundaries``, if given, are the offsets in ``text`` where a word may start or end: the
         splits of a segmenter that knows words this dictionary lacks. Without them 最大能 ("the
         most it can") is read as 最 + 大能 ("almighty"), since the dictionary has no 最大."""
-        return [word for split in self._splits(text, boundaries) for word in split if word is not None]
+        return [piece for _, piece, whole in self._pieces(text, boundaries) if whole]
 
     def unread(self, text: str, boundaries: AbstractSet[int] | None = None) -> int:
         """The longest run of Chinese characters in ``text`` that are part of no dictionary word
         (a place name, a brand, a word the dictionary lacks): a lone character left over is a
         particle or a preposition more often than a topic; two in a row are usually a word."""
-        longest = 0
-        for run, split in zip(CJK_RUN_RE.finditer(text), self._splits(text, boundaries), strict=True):
-            chars, left = iter(run.group()), 0
-            for word in split:
-                char = next(chars) if word is None else "".join(next(chars) for _ in word)
-                left = left + 1 if word is None and not is_function_character(char) else 0
-                longest = max(longest, left)
+        longest, left, end = 0, 0, -1
+        for at, piece, whole in self._pieces(text, boundaries):
+            # a character left over counts on from the one before it, or starts a new run of Chinese
+            counted = left + 1 if at == end else 1
+            left = 0 if whole or is_function_character(piece) else counted
+            longest, end = max(longest, left), at + len(piece)
         return longest
 
     def word_starts(self, text: str, boundaries: AbstractSet[int] | None = None) -> dict[int, int]:
         """For each offset of ``text`` inside a dictionary word (split as ``words`` splits), the
         offset where that word starts; a character left over has none."""
         starts: dict[int, int] = {}
+        for at, piece, whole in self._pieces(text, boundaries):
+            if whole:
+                starts.update(dict.fromkeys(range(at, at + len(piece)), at))
+        return starts
+
+    def _pieces(self, text: str, boundaries: AbstractSet[int] | None) -> Iterator[tuple[int, str, bool]]:
+        """The Chinese of ``text`` as ``words`` splits it: each piece's offset in ``text``, the piece,
+        and whether it is a dictionary word (else it is one character left over)."""
         for run, split in zip(CJK_RUN_RE.finditer(text), self._splits(text, boundaries), strict=True):
             at = run.start()
             for word in split:
-                if word is None:
-                    at += 1
-                    continue
-                starts.update(dict.fromkeys(range(at, at + len(word)), at))
-                at += len(word)
-        return starts
+                piece = word or text[at]
+                yield at, piece, word is not None
+                at += len(piece)
 
     def _splits(self, text: str, boundaries: AbstractSet[int] | None) -> list[list[str | None]]:
         """Each Chinese run of ``text`` split as ``words`` says, None for a character left over."""
@@ -213,19 +217,11 @@ class Bridge:
         坐标轴 ("coordinate axis", which the dictionary lacks) as "axis", 删 as "delete". Keyword
         search asks for them; the vector side's English reading does not (``search.reading``)."""
         pairs = []
-        for run, split in zip(CJK_RUN_RE.finditer(text), self._splits(text, boundaries), strict=True):
-            at = 0
-            for word in split:
-                if word is None:
-                    char, at = run.group()[at], at + 1
-                    if characters and not is_function_character(char) and char not in CJK_NUMERALS:
-                        pairs += [
-                            (char, english) for english in self.single.get(char, ())[:SEARCHED_PER_WORD]
-                        ]
-                    continue
-                at += len(word)
-                if not is_stopword(word):
-                    pairs += [(word, english) for english in self.searched(word)]
+        for _, piece, whole in self._pieces(text, boundaries):
+            if whole and not is_stopword(piece):
+                pairs += [(piece, english) for english in self.searched(piece)]
+            elif not whole and characters and not is_function_character(piece) and piece not in CJK_NUMERALS:
+                pairs += [(piece, english) for english in self.single.get(piece, ())[:SEARCHED_PER_WORD]]
         return pairs
 
     def searched(self, word: str) -> tuple[str, ...]:
