@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from functools import cache
 
 import numpy as np
@@ -175,6 +176,11 @@ class Searcher:
         self.semantic_unavailable = "the embedding model is not loaded"
         self.document_scripts = DocumentScripts()  # shared with the language pools (``SemanticRetriever``)
         self._library = LibraryProfile(self.document_scripts)
+        # Embeds a Chinese question's English reading while keyword search runs (``search``).
+        self._beside = ThreadPoolExecutor(1, thread_name_prefix="kbapp-reading")
+
+    def close(self) -> None:
+        self._beside.shutdown()
 
     def search(
         self, query: str, k: int = 10, mode: str = "hybrid", document_ids: Sequence[int] | None = None
@@ -200,6 +206,14 @@ class Searcher:
             library = self._library.of(conn)
             # The bridge and the unknown-word check both split the question: tokenize it once.
             splits = cache(self.semantic.encoder.word_boundaries) if self.semantic is not None else None
+            question = script_of(query)
+            # The model embeds the reading while the database ranks keywords: on a 100,000-passage
+            # library this took about 10 ms off the 95th-percentile search (README).
+            reading_job = (
+                self._beside.submit(english_reading, query, question, semantic, pools, splits)
+                if semantic is not None
+                else None
+            )
             bridged = bridged_terms(
                 conn, query, terms, library.scripts, splits, characters=semantic is not None
             )
@@ -213,8 +227,7 @@ class Searcher:
                 phrases, also = quoted_phrases(query), [c for c, _ in dense]
                 lexical = lexical_search(conn, rankable, LEXICAL_DEPTH, document_ids, phrases, also)
             weights = stats.weights(terms)
-            question = script_of(query)
-            reading = english_reading(query, question, semantic, pools, splits) if semantic else None
+            reading = reading_job.result() if reading_job is not None else None
             fused = _candidates(lexical, dense, semantic, vector, pool_of, pools, question, reading)
             # Codes are words: meaning alone (dense mode) does not put them first.
             codes = [t for t in code_terms(query) if stats.containing.get(t.text)] if mode != "dense" else []
