@@ -90,8 +90,10 @@ def bridged_terms(
     has_latin = any(ch.isascii() and ch.isalpha() for ch in query)
     wants_english = has_cjk and Script.LATIN in library
     wants_chinese = has_latin and Script.CJK in library
+    if not (wants_english or wants_chinese):
+        return Bridged()  # without opening the dictionary's cache: its check reads all 6 MB
     dictionary = bridge()
-    if not (wants_english or wants_chinese) or dictionary is None:
+    if dictionary is None:
         return Bridged()
     pairs: list[tuple[str, str]] = []
     if wants_english:
