@@ -39,11 +39,6 @@ def passage_for_embedding(text: str, heading: str, title: str) -> str:
     return "\n".join([" > ".join(context), text]) if context else text
 
 
-def pending_count(engine: Engine, pack_id: str) -> int:
-    with engine.connect() as conn:
-        return vectors.pending_count(conn, pack_id)
-
-
 def embed_pending(
     engine: Engine,
     encoder: PassageEncoder,
@@ -51,7 +46,8 @@ def embed_pending(
     cancel: Callable[[], bool] | None = None,
 ) -> int:
     """Embed every pending passage; returns how many were embedded. Raises ``Cancelled`` on cancel."""
-    total = pending_count(engine, encoder.pack_id)
+    with engine.connect() as conn:
+        total = vectors.pending_count(conn, encoder.pack_id)
     done = 0
     while True:
         with engine.connect() as conn:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
 from kbapp.chunking import ChunkingConfig
 from kbapp.contract import (
@@ -45,12 +45,14 @@ from kbapp.importing.removal import remove_documents
 from kbapp.ingest import SUPPORTED_SUFFIXES, parse_file
 from kbapp.library.intake import run_intake
 from kbapp.library.vectors import Vectors
-from kbapp.maintenance import checkup
 from kbapp.maintenance.recovery import Damage, open_folder, open_library, set_aside
 from kbapp.search.searcher import Searcher
 from kbapp.sources.watched import WatchedFolders
 from kbapp.store import repository
 from kbapp.store.checks import CheckReport
+
+if TYPE_CHECKING:  # checking reads the vector index (numpy): loaded when a check is asked for
+    from kbapp.maintenance import checkup
 
 __all__ = ["DB_NAME", "KnowledgeBase", "ParseLimits"]
 
@@ -282,9 +284,13 @@ class KnowledgeBase:
         """Full checks of the library and what beside it depends on it; ``repair`` fixes what can be
         fixed (rebuilds derived data, re-imports what cannot be fixed in place, rebuilds a damaged
         library from its sources) and returns the checks after repairing, with what was done."""
+        from kbapp.maintenance import checkup
+
         return checkup.verify_library(self._checked, repair=repair, rebuild=self._rebuild_damaged)
 
     def _checked(self) -> checkup.Library:
+        from kbapp.maintenance import checkup
+
         return checkup.Library(
             self.engine,
             self.data_dir,

@@ -12,17 +12,18 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import DBAPIError
 
 from kbapp.embedding.handle import ModelHandle
-from kbapp.importing import embedding_job
-from kbapp.index.dense import DenseIndex
 from kbapp.search.searcher import Searcher
-from kbapp.search.semantic import SemanticRetriever
 from kbapp.store import vectors
 from kbapp.store.errors import classify
+
+if TYPE_CHECKING:  # numpy and FAISS load with the vectors: a keyword search never needs them
+    from kbapp.index.dense import DenseIndex
 
 _NOT_SAVED = "Could not save the vector index"
 
@@ -69,6 +70,9 @@ class Vectors:
         if encoder is None:
             self._searcher.semantic_unavailable = self._model.problem or "no model pack"
             return False
+        from kbapp.index.dense import DenseIndex
+        from kbapp.search.semantic import SemanticRetriever
+
         self._searcher.semantic_unavailable = "the vector index is being checked"
         dense = DenseIndex(self._engine, self._data_dir, encoder.pack_id, encoder.dimension)
         reason = dense.open()
@@ -89,7 +93,10 @@ class Vectors:
 
     def pending(self) -> int:
         pack = self._model.pack()
-        return embedding_job.pending_count(self._engine, pack.manifest.id) if pack else 0
+        if pack is None:
+            return 0
+        with self._engine.connect() as conn:
+            return vectors.pending_count(conn, pack.manifest.id)
 
     def progress_by_document(self) -> dict[int, tuple[int, int]]:
         pack = self._model.pack()
@@ -99,6 +106,8 @@ class Vectors:
     def embed(self, progress: Callable[[int, int], None] | None, cancel: Callable[[], bool] | None) -> int:
         if self._read_only or not self.load():
             return 0
+        from kbapp.importing import embedding_job
+
         encoder = self._model.encoder()
         assert encoder is not None and self.dense is not None
         try:

@@ -17,8 +17,8 @@ import time
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from functools import cache
+from typing import TYPE_CHECKING
 
-import numpy as np
 from sqlalchemy.engine import Connection, Engine
 
 from kbapp.contract import (
@@ -36,12 +36,9 @@ from kbapp.search.crossing import bridged_terms
 from kbapp.search.fusion import score_blend
 from kbapp.search.lexical import lexical_search, term_stats
 from kbapp.search.pointers import is_pointer
-from kbapp.search.pools import PoolStats
 from kbapp.search.profile import LibraryProfile
-from kbapp.search.reading import Reading, english_reading
 from kbapp.search.relevance import relevant
 from kbapp.search.scripts import DocumentScripts
-from kbapp.search.semantic import SemanticRetriever
 from kbapp.search.straddling import without_straddling
 from kbapp.search.vocabulary import vocabulary
 from kbapp.store import keywords, passages
@@ -49,12 +46,15 @@ from kbapp.store.samples import chunk_texts
 from kbapp.text.script import Script, script_of
 from kbapp.text.terms import Term, code_terms, fts_match_expression, query_terms, quoted_phrases
 
+if TYPE_CHECKING:  # numpy loads with the model: a keyword search never needs it
+    import numpy as np
+
+    from kbapp.search.pools import PoolStats
+    from kbapp.search.reading import Reading
+    from kbapp.search.semantic import SemanticRetriever
+
 _CODE_MARGIN = 0.01  # how far the last passage holding the question's codes stays above the rest
 POINTER_WINDOW = 3  # candidates per shown result that are checked for being contents/index pages
-
-
-def _allowed_chunks(conn: Connection, document_ids: Sequence[int]) -> np.ndarray:
-    return np.array(passages.chunk_ids(conn, document_ids), dtype=np.int64)
 
 
 def _candidates(
@@ -200,7 +200,7 @@ class Searcher:
             pools: dict[Script, PoolStats] = {}
             if semantic is not None:
                 vector = semantic.embed(query)
-                allowed = _allowed_chunks(conn, document_ids) if document_ids is not None else None
+                allowed = passages.chunk_ids(conn, document_ids) if document_ids is not None else None
                 dense, pool_of = semantic.retrieve(vector, DENSE_DEPTH, allowed)
                 pools = semantic.pool_stats(vector)
             library = self._library.of(conn)
@@ -209,11 +209,11 @@ class Searcher:
             question = script_of(query)
             # The model embeds the reading while the database ranks keywords: on a 100,000-passage
             # library this took about 10 ms off the 95th-percentile search (README).
-            reading_job = (
-                self._beside.submit(english_reading, query, question, semantic, pools, splits)
-                if semantic is not None
-                else None
-            )
+            reading_job = None
+            if semantic is not None:
+                from kbapp.search.reading import english_reading
+
+                reading_job = self._beside.submit(english_reading, query, question, semantic, pools, splits)
             bridged = bridged_terms(
                 conn, query, terms, library.scripts, splits, characters=semantic is not None
             )

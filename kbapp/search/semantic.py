@@ -53,11 +53,12 @@ class SemanticRetriever:
         return self.encoder.embed_query(query)
 
     def retrieve(
-        self, vector: np.ndarray, limit: int, allowed: np.ndarray | None = None
+        self, vector: np.ndarray, limit: int, within_chunks: Sequence[int] | None = None
     ) -> tuple[list[tuple[int, float]], dict[int, Script]]:
         """``(chunk_id, cosine)`` best first, up to ``limit`` from each language pool, and each
-        one's pool. Searching the pools separately keeps the question's own language from
-        filling every place."""
+        one's pool; only ``within_chunks`` when given. Searching the pools separately keeps the
+        question's own language from filling every place."""
+        allowed = None if within_chunks is None else np.array(within_chunks, dtype=np.int64)
         self.index.sync()
         pools = self._pools.current()
         if len(pools.scripts) <= 1:

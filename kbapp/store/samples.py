@@ -4,11 +4,14 @@ every embedded passage belongs to (to group passages by language), and candidate
 from __future__ import annotations
 
 from itertools import chain
+from typing import TYPE_CHECKING
 
-import numpy as np
 from sqlalchemy.engine import Connection
 
 from kbapp.store.vectors import meta_value
+
+if TYPE_CHECKING:  # numpy loads with the model: a keyword search never needs it
+    import numpy as np
 
 OPENING_PAGES = 8  # enough to tell a Chinese manual that quotes English code from an English one
 
@@ -39,6 +42,8 @@ def text_generation(conn: Connection) -> int:
 
 def embedded_passages(conn: Connection, pack_id: str) -> tuple[np.ndarray, np.ndarray]:
     """``(chunk ids, their document ids)`` of every passage with a vector from ``pack_id``, by chunk id."""
+    import numpy as np
+
     rows = conn.exec_driver_sql(
         "SELECT v.chunk_id, c.document_id FROM vectors v JOIN chunks c ON c.id = v.chunk_id "
         "WHERE v.pack_id = ? ORDER BY v.chunk_id",
