@@ -56,23 +56,27 @@ class Group:
     covered: np.ndarray  # a result covers enough keywords, or holds every word in the other language
     same: np.ndarray  # best (cosine - everyday cosine) over the pools in the question's language
     cross: np.ndarray  # ... over the pools in the other language
+    cross_halvings: np.ndarray  # halvings of that pool below ``relevance.CROSS_REFERENCE_PASSAGES``
     unknown: np.ndarray  # some word of the question is unknown to the library
     share: np.ndarray  # share of its words unknown to the library
     strength: np.ndarray  # the unknown-word rule's strength in the library (``vocabulary_strength``)
 
 
 def collect(kb: KnowledgeBase, path: Path, name: str, answerable: bool) -> Group:
-    rows: list[tuple[str, bool, bool, float, float, bool, float, float]] = []
+    rows: list[tuple[str, bool, bool, float, float, float, bool, float, float]] = []
     current: dict[str, str] = {}
 
-    def spy(results, best, everyday, query, words: Vocabulary):  # type: ignore[no-untyped-def]
+    def spy(results, best, everyday, query, words: Vocabulary, sizes):  # type: ignore[no-untyped-def]
         # Answered on words: keyword coverage, or a passage in the other language holding every word.
         covered = words.held_whole or any(
             r.why.get("keyword_coverage", 0.0) >= relevance.COVERAGE_FLOOR for r in results
         )
         margins = {True: -1.0, False: -1.0}
+        halvings = 0.0
         for script, sim in best.items():
             margins[script == query] = max(margins[script == query], sim - everyday[script])
+            if script != query:
+                halvings = relevance.cross_halvings(sizes.get(script, relevance.CROSS_REFERENCE_PASSAGES))
         rows.append(
             (
                 current["id"],
@@ -80,6 +84,7 @@ def collect(kb: KnowledgeBase, path: Path, name: str, answerable: bool) -> Group
                 covered,
                 margins[True],
                 margins[False],
+                halvings,
                 bool(words.unknown) and not words.known_code,
                 words.unknown_share,
                 relevance.vocabulary_strength(words.library_terms),
@@ -98,7 +103,7 @@ def collect(kb: KnowledgeBase, path: Path, name: str, answerable: bool) -> Group
 
 def pooled(groups: list[Group], name: str) -> Group:
     """One group of the questions of several libraries."""
-    columns = ("ids", "odd", "covered", "same", "cross", "unknown", "share", "strength")
+    columns = ("ids", "odd", "covered", "same", "cross", "cross_halvings", "unknown", "share", "strength")
     return Group(
         name, groups[0].answerable, *(np.concatenate([getattr(g, c) for g in groups]) for c in columns)
     )
@@ -110,6 +115,7 @@ class Gate:
     unknown_share: float
     close: tuple[float, float]
     alone: tuple[float, float]  # the margins where the unknown-word rule has faded out
+    cross_slope: float = 0.0  # taken off the cross-language margin per halving of a small pool
 
     @classmethod
     def shipped(cls) -> Gate:
@@ -118,6 +124,7 @@ class Gate:
             relevance.UNKNOWN_SHARE,
             (relevance.CLOSE[True], relevance.CLOSE[False]),
             (relevance.MARGIN_ALONE[True], relevance.MARGIN_ALONE[False]),
+            relevance.CROSS_SLOPE,
         )
 
 
@@ -130,6 +137,9 @@ def kept(group: Group, gate: Gate) -> np.ndarray:
     for i, (signal, same) in enumerate(((group.same, True), (group.cross, False))):
         margin = {True: gate.margin[0], False: gate.margin[1]}
         alone = {True: gate.alone[0], False: gate.alone[1]}
+        if not same:  # a small pool's own margin (``relevance.cross_margin``)
+            scaled = margin[False] - gate.cross_slope * group.cross_halvings
+            margin = {False: np.maximum(relevance.CROSS_FLOOR, scaled)}
         plain = relevance.margin_needed(same, group.strength, margin, alone)
         out |= escapes & (signal >= np.where(flagged, np.maximum(gate.close[i], plain), plain))
     return out
@@ -146,7 +156,9 @@ def rate(group: Group, gate: Gate, part: bool | str | None) -> float:
     return float(right[rows].mean()) if rows.any() else float("nan")
 
 
-def fit(groups: list[Group], keep: float) -> Gate:
+def fit(groups: list[Group], keep: float) -> Gate | None:
+    """The grid's gate, or None when none keeps ``keep`` of every answerable set (encyclopedia
+    paragraphs asked in the other language: ``bench/xquad_sets.py``)."""
     margins = [round(0.01 * i, 2) for i in range(0, 9)]
     shares = [0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.5]
     closes = [round(0.06 + 0.01 * i, 2) for i in range(0, 9)] + [9.0]
@@ -158,7 +170,7 @@ def fit(groups: list[Group], keep: float) -> Gate:
     ):
         if close_same < same or close_cross < cross:
             continue
-        gate = Gate((same, cross), share, (close_same, close_cross), (same, cross))
+        gate = Gate((same, cross), share, (close_same, close_cross), (same, cross), relevance.CROSS_SLOPE)
         kept_rates = [rate(g, gate, True) for g in answerable]
         if min(kept_rates) < keep:
             continue
@@ -166,8 +178,7 @@ def fit(groups: list[Group], keep: float) -> Gate:
         key = (min(refused), sum(refused), sum(kept_rates))
         if best is None or key > best[0]:
             best = (key, gate)
-    assert best is not None, f"no gate keeps {keep:.0%} of every answerable set"
-    return best[1]
+    return best[1] if best is not None else None
 
 
 def _most_refused(groups: list[Group], gate: Gate, candidates: list[Gate]) -> Gate:
@@ -198,6 +209,31 @@ def fit_same(groups: list[Group], gate: Gate) -> Gate:
     steps = round((gate.alone[0] - gate.margin[0]) / 0.005)
     margins = (round(gate.margin[0] + 0.005 * step, 3) for step in range(steps + 1))
     return _most_refused(groups, gate, [replace(gate, margin=(m, gate.margin[1])) for m in margins])
+
+
+def fit_cross_slope(groups: list[Group], gate: Gate) -> Gate:
+    """``gate`` with the pool-size slope of the cross-language margin that, on the odd ids, answers
+    the most (mean over the answerable groups) less the out-of-scope questions it answers (mean
+    over those groups), among the slopes with which every out-of-scope group refusing at least
+    80 % with none still does; the smaller of equals. Unlike the margins above it is not held to
+    keeping 99 % of every answerable set: at any slope, 240 encyclopedia paragraphs asked in the
+    other language answer far fewer (``bench/xquad_sets.py``)."""
+    answerable = [g for g in groups if g.answerable]
+    oos = [g for g in groups if not g.answerable]
+    flat = replace(gate, cross_slope=0.0)
+    guarded = [g for g in oos if rate(g, flat, True) >= 0.8]
+    best: tuple[float, Gate] | None = None
+    for step in range(11):
+        candidate = replace(gate, cross_slope=round(0.001 * step, 3))
+        if any(rate(g, candidate, True) < 0.8 for g in guarded):
+            continue
+        answered = np.mean([rate(g, candidate, True) for g in answerable])
+        wrong = np.mean([1 - rate(g, candidate, True) for g in oos])
+        score = float(answered - wrong)
+        if best is None or score > best[0] + 1e-9:
+            best = (score, candidate)
+    assert best is not None
+    return best[1]
 
 
 def fit_alone(groups: list[Group], gate: Gate) -> Gate:
@@ -266,9 +302,14 @@ def main() -> None:
         return out
 
     groups, reports = load(args.group), load(args.report)
-    fitted = fit(groups, args.keep)
+    slope = fit_cross_slope(groups, Gate.shipped())
+    print(f"CROSS_SLOPE fitted with the other shipped constants fixed: {slope.cross_slope}", flush=True)
     same = fit_same(groups, replace(Gate.shipped(), margin=(0.0, relevance.MARGIN[False])))
     print(f"MARGIN[True] fitted from 0 with the other shipped constants fixed: {same.margin[0]}")
+    fitted = fit(groups, args.keep)
+    if fitted is None:
+        print(f"grid fit skipped: no gate keeps {args.keep:.0%} of every answerable set")
+        fitted = Gate.shipped()
     small, small_reports = small_groups(args.small) if args.small else ([], [])
     if small:
         fitted = fit_alone(small, fitted)

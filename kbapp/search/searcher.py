@@ -242,7 +242,8 @@ class Searcher:
         if semantic is not None and vector is not None and words is not None and results:
             everyday = semantic.everyday_similarity(vector)
             best = _best_per_pool(dense, pool_of, semantic.hubness(pool_of))
-            if not relevant(results, best, everyday, question, words):
+            sizes = {script: pool.size for script, pool in pools.items()}
+            if not relevant(results, best, everyday, question, words, sizes):
                 results, closest = [], results
         if not results:
             status = ResponseStatus.NOTHING_RELEVANT if semantic is not None else ResponseStatus.NOTHING_FOUND

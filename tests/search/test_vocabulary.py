@@ -12,12 +12,15 @@ from kbapp.library import KnowledgeBase
 from kbapp.search.profile import LibraryProfile
 from kbapp.search.relevance import (
     CLOSE,
+    CROSS_FLOOR,
+    CROSS_REFERENCE_PASSAGES,
     FULL_STRENGTH_TERMS,
     MARGIN,
     MARGIN_ALONE,
     MOSTLY_UNKNOWN,
     NEARLY_ALL_UNKNOWN,
     UNKNOWN_SHARE,
+    cross_margin,
     margin_needed,
     relevant,
     unknown_share_needed,
@@ -110,9 +113,9 @@ def test_however_small_the_library_a_question_about_other_things_is_refused() ->
     four_of_five = Vocabulary(5, ("remove", "wine", "stains", "carpet"), tiny)
     two_of_four = Vocabulary(4, ("grounded", "shield"), tiny)
     with_code = Vocabulary(4, ("overheat", "shutdown", "cabinet"), tiny, known_code=True)
-    assert not relevant([], best, everyday, Script.LATIN, four_of_five)
-    assert relevant([], best, everyday, Script.LATIN, two_of_four)
-    assert relevant([], best, everyday, Script.LATIN, with_code)
+    assert not relevant([], best, everyday, Script.LATIN, four_of_five, {})
+    assert relevant([], best, everyday, Script.LATIN, two_of_four, {})
+    assert relevant([], best, everyday, Script.LATIN, with_code, {})
 
 
 def test_a_chinese_word_is_known_through_a_dictionary_synonym_sharing_a_character(tmp_path: Path) -> None:
@@ -143,8 +146,30 @@ def test_a_large_library_must_stand_out_of_everyday_text_in_the_questions_langua
     known = Vocabulary(5, (), FULL_STRENGTH_TERMS)
     barely, clearly = 0.85 + MARGIN[True] / 2, 0.85 + MARGIN[True] + 0.005
     assert MARGIN[True] > 0
-    assert not relevant([], {Script.CJK: barely}, everyday, Script.CJK, known)
-    assert relevant([], {Script.CJK: clearly}, everyday, Script.CJK, known)
+    assert not relevant([], {Script.CJK: barely}, everyday, Script.CJK, known, {})
+    assert relevant([], {Script.CJK: clearly}, everyday, Script.CJK, known, {})
+
+
+def test_a_smaller_pool_in_the_other_language_needs_a_smaller_margin() -> None:
+    """The best of 240 encyclopedia paragraphs is the maximum of fewer draws than the best of
+    8,409 abstracts: a Chinese question whose best English paragraph stands 0.045 above everyday
+    English is answered by the small library and refused by the large one, and a library of a few
+    pages, where the unknown-word rule has faded, still asks the small-library margin."""
+    assert (
+        cross_margin(CROSS_REFERENCE_PASSAGES) == cross_margin(10 * CROSS_REFERENCE_PASSAGES) == MARGIN[False]
+    )
+    assert CROSS_FLOOR <= cross_margin(600) < cross_margin(3_000) < MARGIN[False]
+    assert cross_margin(10) == CROSS_FLOOR
+    everyday = {Script.LATIN: 0.75}
+    best = {Script.LATIN: 0.75 + 0.045}
+    known = Vocabulary(6, (), FULL_STRENGTH_TERMS)
+    assert relevant([], best, everyday, Script.CJK, known, {Script.LATIN: 250})
+    assert not relevant([], best, everyday, Script.CJK, known, {Script.LATIN: 10_000})
+    few_pages = Vocabulary(6, (), 2_000)
+    assert not relevant([], best, everyday, Script.CJK, few_pages, {Script.LATIN: 250})
+    assert relevant(
+        [], {Script.LATIN: 0.75 + MARGIN_ALONE[False]}, everyday, Script.CJK, few_pages, {Script.LATIN: 250}
+    )
 
 
 def test_a_passage_very_close_in_meaning_excuses_one_unknown_word_not_most_of_them() -> None:
@@ -156,8 +181,8 @@ def test_a_passage_very_close_in_meaning_excuses_one_unknown_word_not_most_of_th
     one_of_six = Vocabulary(6, ("adventitia",), FULL_STRENGTH_TERMS)
     three_of_four = Vocabulary(4, ("train", "neural", "pytorch"), FULL_STRENGTH_TERMS)
     assert one_of_six.unknown_share < MOSTLY_UNKNOWN <= three_of_four.unknown_share
-    assert relevant([], best, everyday, Script.LATIN, one_of_six)
-    assert not relevant([], best, everyday, Script.LATIN, three_of_four)
+    assert relevant([], best, everyday, Script.LATIN, one_of_six, {})
+    assert not relevant([], best, everyday, Script.LATIN, three_of_four, {})
 
 
 def passages_of(kb: KnowledgeBase, query: str, texts: list[str]) -> Vocabulary:
