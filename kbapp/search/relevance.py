@@ -24,7 +24,9 @@ Three kinds of evidence, in this order:
    question sits close to everything, everyday text included. A passage that sits close to every
    question (a part-number list, a register dump: ``semantic.hubness``) has its pull taken off
    its cosine first, so it cannot make an unrelated question look answered; a passage that pulls
-   less than its pool's average is not raised.
+   less than its pool's average is not raised. How far above everyday text is enough across
+   languages depends on the pool's size (``cross_margin``): the best of a few hundred passages
+   is the maximum of fewer draws than the best of thousands.
 
 Vector similarity alone cannot separate a question the library answers in the other language
 from a question on a neighbouring subject it does not cover (both sit at the same distance for a
