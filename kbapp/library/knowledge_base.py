@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, cast
+from typing import cast
 
 from kbapp.chunking import ChunkingConfig
 from kbapp.contract import (
@@ -50,9 +50,6 @@ from kbapp.search.searcher import Searcher
 from kbapp.sources.watched import WatchedFolders
 from kbapp.store import repository
 from kbapp.store.checks import CheckReport
-
-if TYPE_CHECKING:  # checking reads the vector index (numpy): loaded when a check is asked for
-    from kbapp.maintenance import checkup
 
 __all__ = ["DB_NAME", "KnowledgeBase", "ParseLimits"]
 
@@ -284,22 +281,20 @@ class KnowledgeBase:
         """Full checks of the library and what beside it depends on it; ``repair`` fixes what can be
         fixed (rebuilds derived data, re-imports what cannot be fixed in place, rebuilds a damaged
         library from its sources) and returns the checks after repairing, with what was done."""
-        from kbapp.maintenance import checkup
+        from kbapp.maintenance import checkup  # reads the vector index (numpy): loaded when asked for
 
-        return checkup.verify_library(self._checked, repair=repair, rebuild=self._rebuild_damaged)
+        def checked() -> checkup.Library:
+            return checkup.Library(
+                self.engine,
+                self.data_dir,
+                self.copies,
+                self.keep_copies,
+                self.model,
+                self._imports,
+                self._vectors.dense,
+            )
 
-    def _checked(self) -> checkup.Library:
-        from kbapp.maintenance import checkup
-
-        return checkup.Library(
-            self.engine,
-            self.data_dir,
-            self.copies,
-            self.keep_copies,
-            self.model,
-            self._imports,
-            self._vectors.dense,
-        )
+        return checkup.verify_library(checked, repair=repair, rebuild=self._rebuild_damaged)
 
     def _rebuild_damaged(self, problems: str) -> list[str]:
         """The library file is damaged: keep it aside, start afresh and import everything again."""
