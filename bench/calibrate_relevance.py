@@ -35,7 +35,7 @@ import argparse
 import itertools
 import json
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from pathlib import Path
 
 import numpy as np
@@ -59,11 +59,12 @@ class Group:
     cross_halvings: np.ndarray  # halvings of that pool below ``relevance.CROSS_REFERENCE_PASSAGES``
     unknown: np.ndarray  # some word of the question is unknown to the library
     share: np.ndarray  # share of its words unknown to the library
+    translated: np.ndarray  # share of its words looked up only through their translations
     strength: np.ndarray  # the unknown-word rule's strength in the library (``vocabulary_strength``)
 
 
 def collect(kb: KnowledgeBase, path: Path, name: str, answerable: bool) -> Group:
-    rows: list[tuple[str, bool, bool, float, float, float, bool, float, float]] = []
+    rows: list[tuple[str, bool, bool, float, float, float, bool, float, float, float]] = []
     current: dict[str, str] = {}
 
     def spy(results, best, everyday, query, words: Vocabulary, sizes):  # type: ignore[no-untyped-def]
@@ -87,6 +88,7 @@ def collect(kb: KnowledgeBase, path: Path, name: str, answerable: bool) -> Group
                 halvings,
                 bool(words.unknown) and not words.known_code,
                 words.unknown_share,
+                words.translated_share,
                 relevance.vocabulary_strength(words.library_terms),
             )
         )
@@ -103,7 +105,7 @@ def collect(kb: KnowledgeBase, path: Path, name: str, answerable: bool) -> Group
 
 def pooled(groups: list[Group], name: str) -> Group:
     """One group of the questions of several libraries."""
-    columns = ("ids", "odd", "covered", "same", "cross", "cross_halvings", "unknown", "share", "strength")
+    columns = [f.name for f in fields(Group)][2:]  # every array, after name and answerable
     return Group(
         name, groups[0].answerable, *(np.concatenate([getattr(g, c) for g in groups]) for c in columns)
     )
@@ -130,7 +132,8 @@ class Gate:
 
 def kept(group: Group, gate: Gate) -> np.ndarray:
     """The decision of ``relevance.relevant`` for each question of ``group``, on recorded signals."""
-    needed = relevance.unknown_share_needed(group.strength, gate.unknown_share)
+    base = relevance.unknown_share_base(group.translated, gate.unknown_share)
+    needed = relevance.unknown_share_needed(group.strength, base)
     flagged = group.unknown & (group.share >= needed)
     escapes = ~(flagged & (group.share >= relevance.MOSTLY_UNKNOWN))
     out = group.covered.copy()

@@ -16,7 +16,9 @@ Three kinds of evidence, in this order:
    code the library has: refused, unless the best passage is so close in meaning that the words
    must be synonyms. That escape is for a word or two the library spells or names differently:
    when half the question's words or more are unknown (``MOSTLY_UNKNOWN``), no closeness makes
-   them all synonyms, and the question is refused.
+   them all synonyms, and the question is refused. An English word asked of a library with no
+   English text can only be looked up through the dictionary, which misses more: such words refuse
+   a question only when half of its words are missing (``UNKNOWN_SHARE_TRANSLATED``).
 3. Otherwise the best passage of some language pool must be closer to the question than the
    closest everyday sentence in that pool's language is (``everyday``). Both sides of that
    comparison are the same language pair, so a Chinese question answered by an English manual
@@ -100,6 +102,15 @@ MOSTLY_UNKNOWN = 0.5  # ... and fewer than this share of its words are unknown
 # However small the library, a question three quarters of whose words it never mentions is not
 # one it answers (not fitted: see the module docstring).
 NEARLY_ALL_UNKNOWN = 0.75
+# An English word asked of a library with no English text is looked for only as its first
+# ``bridge.PER_WORD`` Chinese translations, and a Chinese text often says it another way ("season"
+# is 赛季 in a sports article, the dictionary's fifth word for it): its absence says less, and for
+# such words only a question at least half of whose words are missing is refused for them
+# (``unknown_share_base``). Not fitted: ``MOSTLY_UNKNOWN``, chosen after seeing XQuAD's English
+# questions on its Chinese paragraphs (README). A Chinese word asked of an English library keeps
+# ``UNKNOWN_SHARE``: it is looked for as every English word of its entries, and a higher share there
+# answered more out-of-scope Chinese questions than answerable ones.
+UNKNOWN_SHARE_TRANSLATED = MOSTLY_UNKNOWN
 # Library sizes (keyword terms indexed) between which the unknown-word rule fades in: the smallest
 # library it was fitted on holds 74,000; below 5,000 (a few pages) only a question at least
 # ``NEARLY_ALL_UNKNOWN`` of whose words the library lacks counts as asking about something else.
@@ -130,6 +141,14 @@ def vocabulary_strength(library_terms: int) -> float:
         FULL_STRENGTH_TERMS / NO_STRENGTH_TERMS
     )
     return 1.0 - min(1.0, fade)
+
+
+def unknown_share_base(translated_share: float, own: float = UNKNOWN_SHARE) -> float:
+    """The unknown share that refuses a question in a large library: ``own`` for words looked up
+    as written, ``UNKNOWN_SHARE_TRANSLATED`` for those looked up only through their translations,
+    weighted by how many of the question's words are which (``Vocabulary.translated``). Plain
+    arithmetic, as ``unknown_share_needed`` is."""
+    return own + (UNKNOWN_SHARE_TRANSLATED - own) * translated_share
 
 
 def unknown_share_needed(strength: float, share: float = UNKNOWN_SHARE) -> float:
@@ -171,7 +190,7 @@ def cross_margin(pool_passages: int) -> float:
 def _foreign(words: Vocabulary, strength: float) -> bool:
     """Too many of the question's words are unknown to the library, and it names no code the
     library has (a user who types E5021 is asking about E5021, whatever else they call it)."""
-    needed = unknown_share_needed(strength)
+    needed = unknown_share_needed(strength, unknown_share_base(words.translated_share))
     return bool(words.unknown) and not words.known_code and words.unknown_share >= needed
 
 

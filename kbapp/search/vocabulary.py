@@ -28,7 +28,7 @@ from kbapp.search.profile import Profile
 from kbapp.store.keywords import term_counts
 from kbapp.text.bridge import Bridge, bridge
 from kbapp.text.fold import fold
-from kbapp.text.script import CJK_RUN_RE, Script
+from kbapp.text.script import CJK_RE, CJK_RUN_RE, Script
 from kbapp.text.terms import CJK_NUMERALS, index_terms, is_code, is_stopword, query_terms
 
 
@@ -46,10 +46,17 @@ class Vocabulary:
     known_code: bool = False  # the question names a code (E5021, XK-200) that the library has
     translations: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     held_whole: bool = False  # one passage found holds every word, each in either language
+    # How many of the ``checked`` words are English words looked up only through their Chinese
+    # translations (the library has no English document): weaker evidence when missing (``relevance``).
+    translated: int = 0
 
     @property
     def unknown_share(self) -> float:
         return len(self.unknown) / self.checked if self.checked else 0.0
+
+    @property
+    def translated_share(self) -> float:
+        return self.translated / self.checked if self.checked else 0.0
 
 
 def _bigrams(word: str) -> list[str]:
@@ -192,4 +199,7 @@ def vocabulary(
         word.text: word.translations for word in words if word.text in unknown and word.translations
     }
     whole = not unknown and any(held_whole(words, text) for text in texts) and _wholly_read(query, splits)
-    return Vocabulary(len(words), unknown, library.terms, any(counts[c] for c in codes), translations, whole)
+    translated = 0 if Script.LATIN in library.scripts else sum(not CJK_RE.search(word.text) for word in words)
+    return Vocabulary(
+        len(words), unknown, library.terms, any(counts[c] for c in codes), translations, whole, translated
+    )

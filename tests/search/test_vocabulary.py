@@ -20,9 +20,11 @@ from kbapp.search.relevance import (
     MOSTLY_UNKNOWN,
     NEARLY_ALL_UNKNOWN,
     UNKNOWN_SHARE,
+    UNKNOWN_SHARE_TRANSLATED,
     cross_margin,
     margin_needed,
     relevant,
+    unknown_share_base,
     unknown_share_needed,
     vocabulary_strength,
 )
@@ -86,6 +88,40 @@ def test_a_chinese_word_is_known_through_a_code_or_compound_gloss(tmp_path: Path
 def test_chinese_words_the_library_lacks_in_both_languages(english_library: KnowledgeBase) -> None:
     words = words_of(english_library, "红烧肉怎么做？")
     assert words.unknown and words.unknown_share == 1.0
+
+
+def test_english_words_asked_of_a_chinese_library_are_looked_up_through_translations(tmp_path: Path) -> None:
+    """With no English document, an English word can only be found as one of its Chinese
+    translations; once an English manual is in, it is looked up as written too."""
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "手册.txt").write_text("手册\n\n复位控制器时按住复位键并接通电源。\n", encoding="utf-8")
+    with KnowledgeBase(tmp_path / "lib") as kb:
+        assert kb.import_paths([tmp_path / "docs"]).ok
+        chinese_only = words_of(kb, "how to reset the controller during the season")
+        assert chinese_only.translated == chinese_only.checked >= 3
+        assert words_of(kb, "复位控制器 season").translated == 1
+        (tmp_path / "docs" / "manual.txt").write_text("Manual\n\n" + MANUAL + "\n", encoding="utf-8")
+        assert kb.import_paths([tmp_path / "docs"]).ok
+        assert words_of(kb, "how to reset the controller during the season").translated == 0
+
+
+def test_a_word_missing_only_from_the_translations_refuses_less() -> None:
+    """An English question on Chinese paragraphs whose one word of six the dictionary's first
+    Chinese words for it miss ("season": 赛季 is its fifth) is judged on its margin, as a question
+    with every word known is; the same word missing from an English library refuses it unless a
+    passage is very close. Half the words missing refuses it either way."""
+    everyday = {Script.CJK: 0.80}
+    best = {Script.CJK: 0.80 + MARGIN[False] + 0.005}
+    sizes = {Script.CJK: CROSS_REFERENCE_PASSAGES}
+    one_of_six = Vocabulary(6, ("season",), FULL_STRENGTH_TERMS, translated=6)
+    assert unknown_share_base(1.0) == UNKNOWN_SHARE_TRANSLATED == MOSTLY_UNKNOWN
+    assert relevant([], best, everyday, Script.LATIN, one_of_six, sizes)
+    as_written = Vocabulary(6, ("season",), FULL_STRENGTH_TERMS)
+    assert not relevant([], best, everyday, Script.LATIN, as_written, sizes)
+    three_of_six = Vocabulary(6, ("season", "panthers", "sacks"), FULL_STRENGTH_TERMS, translated=6)
+    assert not relevant([], best, everyday, Script.LATIN, three_of_six, sizes)
+    # A Chinese question mixing in one English word: the share needed moves by one word's worth.
+    assert unknown_share_base(1 / 6) == UNKNOWN_SHARE + (UNKNOWN_SHARE_TRANSLATED - UNKNOWN_SHARE) / 6
 
 
 def test_small_libraries_need_more_missing_words_to_refuse() -> None:
