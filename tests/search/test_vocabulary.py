@@ -94,7 +94,8 @@ def test_english_words_asked_of_a_chinese_library_are_looked_up_through_translat
     """With no English document, an English word can only be found as one of its Chinese
     translations; once an English manual is in, it is looked up as written too."""
     (tmp_path / "docs").mkdir()
-    (tmp_path / "docs" / "手册.txt").write_text("手册\n\n复位控制器时按住复位键并接通电源。\n", encoding="utf-8")
+    manual = "手册\n\n复位控制器时按住复位键并接通电源。\n"
+    (tmp_path / "docs" / "手册.txt").write_text(manual, encoding="utf-8")
     with KnowledgeBase(tmp_path / "lib") as kb:
         assert kb.import_paths([tmp_path / "docs"]).ok
         chinese_only = words_of(kb, "how to reset the controller during the season")
