@@ -9,8 +9,10 @@ the paragraph. Text boxes, headers, footers and footnotes are not read.
 
 from __future__ import annotations
 
+import hashlib
 import re
-from collections.abc import Iterator
+import threading
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -69,6 +71,29 @@ _BUILT_IN_STYLES = {f"Heading{n}": _Style(f"heading {n}", None, None) for n in r
 }
 
 
+# Documents written from one template (a company's, python-docx's default) carry the same styles
+# part, often hundreds of kilobytes: parsing it was more than half of reading a small generated
+# document (125 of them: 0.79 s, 0.16 s with this). The styles read from a part are kept by a
+# digest of its bytes, for the reader's later files; the same bytes always read the same.
+_STYLES_KEPT = 32
+_kept_styles: dict[bytes, Mapping[str, _Style]] = {}
+_kept_lock = threading.Lock()
+
+
+def _styles(package: Package, part: str) -> Mapping[str, _Style]:
+    digest = hashlib.blake2b(package.data(part), digest_size=16).digest()
+    with _kept_lock:
+        kept = _kept_styles.get(digest)
+    if kept is not None:
+        return kept
+    styles = _read_styles(package.xml(part))
+    with _kept_lock:
+        if len(_kept_styles) >= _STYLES_KEPT:
+            del _kept_styles[next(iter(_kept_styles))]
+        _kept_styles[digest] = styles
+    return styles
+
+
 def parse_docx(path: Path) -> ParsedDocument:
     with open_archive(path, _WHAT) as archive:  # integrity and zip-bomb check before inflating
         package = Package(archive, path, _WHAT)
@@ -82,7 +107,7 @@ def parse_docx(path: Path) -> ParsedDocument:
         if body is None:
             raise ingest_error(IngestErrorKind.CORRUPT, path, f"not a valid {_WHAT} (no document body)")
         styles_part = package.related(main, "styles")
-        styles = _read_styles(package.xml(styles_part)) if styles_part else _BUILT_IN_STYLES
+        styles = _styles(package, styles_part) if styles_part else _BUILT_IN_STYLES
         core = package.related("", "metadata/core-properties")
         title_element = package.xml(core).find(_DC_TITLE) if core else None
         core_title = collapse_spaces(title_element.text or "") if title_element is not None else ""
@@ -191,7 +216,7 @@ def _read_styles(styles: etree._Element) -> dict[str, _Style]:
     return result
 
 
-def _heading_level(paragraph: etree._Element, styles: dict[str, _Style]) -> int:
+def _heading_level(paragraph: etree._Element, styles: Mapping[str, _Style]) -> int:
     """1-6 for headings, 0 for body text."""
     properties = paragraph.find(_PPR)
     direct = _outline_level(properties)

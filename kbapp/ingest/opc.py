@@ -34,10 +34,14 @@ class Package:
         self._names = set(archive.namelist())
         self._parsed: dict[str, etree._Element] = {}
 
+    def data(self, name: str) -> bytes:
+        """The bytes of part ``name``; a missing or damaged part is a CORRUPT error."""
+        return read_member(self._archive, name, self._path, self._what)
+
     def xml(self, name: str) -> etree._Element:
         """The parsed part ``name``; a missing, damaged or malformed part is a CORRUPT error."""
         if name not in self._parsed:
-            data = read_member(self._archive, name, self._path, self._what)
+            data = self.data(name)
             try:
                 self._parsed[name] = etree.fromstring(data, _PARSER)
             except etree.XMLSyntaxError as exc:

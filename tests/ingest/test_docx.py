@@ -71,6 +71,28 @@ def test_body_order_headings_and_tables(tmp_path: Path, well_formed, block_list)
     assert page.text[first_table.start : first_table.header_end] == "Item | Value | Unit"
 
 
+def test_each_document_is_read_with_its_own_styles(tmp_path: Path, block_list) -> None:
+    """Styles are kept between documents by their part's bytes: a folder from one template reads
+    its styles once, and a document whose "Section" style is a heading is not read with another's
+    plain "Section" style, in either order."""
+
+    def written(name: str, section_is_heading: bool) -> Path:
+        document = docx.Document()
+        section = document.styles.add_style("Section", WD_STYLE_TYPE.PARAGRAPH)
+        if section_is_heading:
+            section.base_style = document.styles["Heading 2"]
+        document.add_paragraph("Lubrication", style=section)
+        document.add_paragraph("Grease the bearings monthly.")
+        document.save(tmp_path / name)
+        return tmp_path / name
+
+    plain, heading = written("plain.docx", False), written("heading.docx", True)
+    as_plain = [("text", 0, "Lubrication"), ("text", 0, "Grease the bearings monthly.")]
+    as_heading = [("heading", 2, "Lubrication"), ("text", 0, "Grease the bearings monthly.")]
+    for path, expected in [(plain, as_plain), (heading, as_heading)] * 2:
+        assert block_list(parse_file(path)) == expected
+
+
 def test_title_falls_back_to_first_heading(tmp_path: Path) -> None:
     document = docx.Document()
     document.add_paragraph("intro")
