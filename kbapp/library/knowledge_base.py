@@ -42,6 +42,7 @@ from kbapp.importing.ocr_stage import OcrStage
 from kbapp.importing.readers import Readers
 from kbapp.importing.reading import Parser
 from kbapp.importing.removal import remove_documents
+from kbapp.index.keyword_index import KeywordIndex
 from kbapp.ingest import SUPPORTED_SUFFIXES, parse_file
 from kbapp.library.intake import run_intake
 from kbapp.library.vectors import Vectors
@@ -119,7 +120,8 @@ class KnowledgeBase:
             notices=self.notices,
         )
         self._ocr = OcrStage(engine, self.data_dir, self.copies, self._readers.pages)
-        self._searcher = Searcher(engine)
+        self._keywords = KeywordIndex(engine, self.data_dir, read_only=self.read_only)
+        self._searcher = Searcher(engine, self._keywords)
         self._vectors = Vectors(
             engine, self.data_dir, self.model, self._searcher, read_only=self.read_only, notices=self.notices
         )
@@ -223,9 +225,18 @@ class KnowledgeBase:
         pending (``embed``), then OCR the scanned pages and embed what they gave (``ocr``): each stage
         only if the ones before finished. ``defer()`` is asked once the imports are done: True leaves
         the rest to a later intake. See ``kbapp.library.intake``."""
-        return run_intake(
+        report = run_intake(
             self, paths, resume=resume, embed=embed, ocr=ocr, progress=progress, cancel=cancel, defer=defer
         )
+        self.refresh_keyword_index()
+        return report
+
+    def refresh_keyword_index(self) -> None:
+        """Bring the keyword postings copy that speeds up ranking in a large library up to date
+        (``kbapp.index.keyword_index``); a copy that cannot be saved is a notice, not an error."""
+        problem = self._keywords.refresh()
+        if problem is not None:
+            self.notices.append(problem)
 
     def interrupted_import(self) -> InterruptedImport | None:
         """Files of imports that a crash or kill interrupted, done and remaining; None if there are none."""
@@ -272,6 +283,12 @@ class KnowledgeBase:
 
     def remove(self, doc_ids: Iterable[int]) -> int:
         """Remove documents (and their kept copies, unless another document shares them)."""
+        removed = self._remove_documents(doc_ids)
+        self.refresh_keyword_index()
+        return removed
+
+    def _remove_documents(self, doc_ids: Iterable[int]) -> int:
+        """``remove`` without the refresh, for a folder sync that refreshes once when it ends."""
         self._imports.writable()
         return remove_documents(self.engine, self.copies, self.data_dir, doc_ids)
 

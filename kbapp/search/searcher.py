@@ -31,6 +31,7 @@ from kbapp.contract import (
     SearchResponse,
     SearchResult,
 )
+from kbapp.index.keyword_index import KeywordIndex
 from kbapp.search.assemble import Candidate, assemble
 from kbapp.search.crossing import bridged_terms
 from kbapp.search.fusion import score_blend
@@ -170,8 +171,10 @@ def _content_first(conn: Connection, candidates: list[Candidate], k: int) -> lis
 
 
 class Searcher:
-    def __init__(self, engine: Engine) -> None:
+    def __init__(self, engine: Engine, keyword_index: KeywordIndex | None = None) -> None:
+        """``keyword_index`` speeds keyword ranking up in a large library (``lexical``)."""
         self._engine = engine
+        self._keyword_index = keyword_index
         self.semantic: SemanticRetriever | None = None
         self.semantic_unavailable = "the embedding model is not loaded"
         self.document_scripts = DocumentScripts()  # shared with the language pools (``SemanticRetriever``)
@@ -225,7 +228,8 @@ class Searcher:
                 # Document frequencies are library-wide; within a few documents every term may count.
                 rankable = stats.rankable(matched, LEXICAL_DEPTH) if document_ids is None else matched
                 phrases, also = quoted_phrases(query), [c for c, _ in dense]
-                lexical = lexical_search(conn, rankable, LEXICAL_DEPTH, document_ids, phrases, also)
+                postings = self._keyword_index.current(conn) if self._keyword_index is not None else None
+                lexical = lexical_search(conn, rankable, LEXICAL_DEPTH, document_ids, phrases, also, postings)
             weights = stats.weights(terms)
             reading = reading_job.result() if reading_job is not None else None
             fused = _candidates(lexical, dense, semantic, vector, pool_of, pools, question, reading)

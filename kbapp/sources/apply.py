@@ -32,13 +32,15 @@ _IMPORTED = {Outcome.IMPORTED: Change.ADDED, Outcome.UPDATED: Change.UPDATED, Ou
 
 @dataclass(frozen=True, slots=True)
 class Target:
-    """What a sync writes to: the library's database and kept copies, and how it reads and removes."""
+    """What a sync writes to: the library's database and kept copies, how it reads and removes, and
+    what it tells once it has changed the library (``changed``: caches beside it catch up)."""
 
     engine: Engine
     copies: CopyStore
     keep_copies: bool
     reader: Callable[[], Reader]
     remove: Callable[[Iterable[int]], int]
+    changed: Callable[[], None]
 
 
 class PlanRun:

@@ -57,7 +57,12 @@ class WatchedFolders:
         by its reader (the parse worker), removed by its removal."""
         return cls(
             lambda: Target(
-                library.engine, library.copies, library.keep_copies, library._readers.files, library.remove
+                library.engine,
+                library.copies,
+                library.keep_copies,
+                library._readers.files,
+                library._remove_documents,
+                library.refresh_keyword_index,
             ),
             library.data_dir,
         )
@@ -145,7 +150,10 @@ class WatchedFolders:
         plan = make_plan(scans, {p: f for files in stored.values() for p, f in files.items()})
         report.unchanged = plan.unchanged
         if not plan.empty:
-            PlanRun(target, report, progress, cancel).run(plan)
+            try:
+                PlanRun(target, report, progress, cancel).run(plan)
+            finally:
+                target.changed()
         with write_transaction(target.engine) as conn:
             for source, scan in zip(watched, scans, strict=True):
                 if scan.online and source.collection is not None:

@@ -7,12 +7,15 @@ module runs them, so the ``chunk_fts`` table is read only from here.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Iterator, Sequence
 
 from sqlalchemy.engine import Connection
 
 # Title and heading path count less than the passage itself: they are shared by many chunks.
-_BM25 = "bm25(chunk_fts, 1.0, 0.35)"
+BODY_WEIGHT, CONTEXT_WEIGHT = 1.0, 0.35
+_BM25 = f"bm25(chunk_fts, {BODY_WEIGHT}, {CONTEXT_WEIGHT})"
+# FTS5's own BM25 parameters (fts5_aux.c), which ``kbapp.index.postings`` scores with too.
+BM25_K1, BM25_B = 1.2, 0.75
 
 
 def bm25_ranking(
@@ -34,6 +37,18 @@ def bm25_ranking(
     hits = sorted(((int(r[0]), float(r[1])) for r in rows), key=lambda hit: -hit[1])
     wanted = set(also)
     return hits[:limit] + [hit for hit in hits[limit:] if hit[0] in wanted]
+
+
+def bm25_scores(
+    conn: Connection, expression: str, document_ids: Sequence[int] | None
+) -> list[tuple[int, float]]:
+    """``(chunk_id, score)`` of every match of ``expression``, unordered: the share of the BM25 sum
+    that its phrases add, for a ranking that scores the other terms itself."""
+    within, params = _within(document_ids)
+    rows = conn.exec_driver_sql(
+        f"SELECT rowid, -{_BM25} FROM chunk_fts WHERE chunk_fts MATCH ?{within}", (expression, *params)
+    )
+    return [(int(r[0]), float(r[1])) for r in rows]
 
 
 def matching(conn: Connection, expression: str, document_ids: Sequence[int] | None) -> set[int]:
@@ -83,3 +98,50 @@ def term_counts(conn: Connection, texts: Collection[str]) -> dict[str, int]:
     ):
         counts[term] = docs
     return counts
+
+
+def fts_totals(conn: Connection) -> tuple[int, int]:
+    """The rows FTS5 holds and their tokens, all columns together, as its BM25 reads them (the
+    table's averages record): what a copy of its postings must match to score as it does."""
+    blob = conn.exec_driver_sql("SELECT block FROM chunk_fts_data WHERE id = 1").scalar()
+    if not blob:
+        return 0, 0
+    values = _varints(bytes(blob))
+    return values[0], sum(values[1:])
+
+
+def _varints(blob: bytes) -> list[int]:
+    """SQLite's variable-length integers (big-endian, 7 bits a byte, the ninth byte whole)."""
+    out, i = [], 0
+    while i < len(blob):
+        value = 0
+        for n in range(9):
+            byte = blob[i]
+            i += 1
+            if n == 8:
+                value = (value << 8) | byte
+                break
+            value = (value << 7) | (byte & 0x7F)
+            if not byte & 0x80:
+                break
+        out.append(value)
+    return out
+
+
+def last_id(conn: Connection) -> int:
+    """The highest passage id the keyword index holds (0 when empty)."""
+    return int(conn.exec_driver_sql("SELECT coalesce(max(rowid), 0) FROM chunk_fts").scalar_one())
+
+
+def vocabulary_counts(conn: Connection) -> list[tuple[str, int]]:
+    """Every indexed term with the number of passages holding it, in the index's (code point) order."""
+    _vocabulary_table(conn)
+    return [(str(t), int(d)) for t, d in conn.exec_driver_sql("SELECT term, doc FROM temp.chunk_terms")]
+
+
+def keyword_rows(conn: Connection) -> Iterator[tuple[int, str, str]]:
+    """``(chunk_id, body terms, context terms)`` of every passage, in id order."""
+    for rowid, body, context in conn.exec_driver_sql(
+        "SELECT rowid, body, context FROM chunk_fts ORDER BY rowid"
+    ):
+        yield int(rowid), str(body), str(context)

@@ -1,0 +1,192 @@
+"""A copy of the keyword index's postings in numpy arrays, scored with FTS5's own BM25.
+
+FTS5 computes ``bm25()`` row by row: for each passage that matches any term of the question it
+reads the passage's size and walks its term positions. A Chinese question ORs 20-40 character
+pairs, so on a 100,000-passage library half the passages match, and ranking them took 40-200 ms
+of a hybrid search (``bench/bench_search.py``), where listing the matches took a few. With each
+term's passages and frequencies in arrays, the same sum is a few vector operations per term.
+
+The scores are FTS5's to the last bits of a double: the same formula (``fts5_aux.c``: k1 1.2,
+b 0.75, column weights ``store.keywords``, IDF from the passages holding the term, clamped at
+1e-6), the same token counts, and the same library totals, which ``build`` checks against FTS5's
+own before the copy may serve (``matches``). Terms FTS5 reads as phrases (several tokens) or
+prefixes are still scored by FTS5 (``kbapp.search.lexical``); the sums add up, as BM25 is a sum
+over the question's phrases.
+
+Frequencies are kept as ``20 * body + 7 * context`` occurrences, whole numbers, so the context
+column's weight of 0.35 is exact.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from kbapp.store.keywords import BM25_B, BM25_K1, BODY_WEIGHT, CONTEXT_WEIGHT
+
+FREQ_SCALE = 20  # body and context weights times this are whole numbers
+_BODY_UNITS, _CONTEXT_UNITS = round(BODY_WEIGHT * FREQ_SCALE), round(CONTEXT_WEIGHT * FREQ_SCALE)
+if (_BODY_UNITS, _CONTEXT_UNITS) != (BODY_WEIGHT * FREQ_SCALE, CONTEXT_WEIGHT * FREQ_SCALE):
+    raise ImportError("the keyword column weights must be multiples of 1 / FREQ_SCALE")
+_BATCH = 20_000  # passages tokenised before their postings are placed
+# What FTS5's unicode61 tokenizer keeps as token characters: letters, digits and private-use
+# characters (categories L*, N*, Co); anything else separates tokens. The stored terms are
+# space-joined, but some hold a separator (希・, from a CJK run ending in a middle dot).
+_TOKEN = re.compile("[^\\W_]+|[\ue000-\uf8ff\U000f0000-\U000ffffd\U00100000-\U0010fffd]+")
+
+
+class PostingsMismatch(Exception):
+    """The passages read do not add up to what FTS5 holds; the message says where."""
+
+
+@dataclass(frozen=True, slots=True)
+class Totals:
+    """What BM25 reads of the whole library: passages, tokens, and the highest passage id."""
+
+    rows: int
+    tokens: int
+    last_id: int
+
+
+class Postings:
+    def __init__(
+        self,
+        terms: list[str],
+        starts: np.ndarray,
+        docs: np.ndarray,
+        freqs: np.ndarray,
+        lengths: np.ndarray,
+        totals: Totals,
+    ) -> None:
+        """``terms`` sorted; term ``i`` is held by ``docs[starts[i]:starts[i + 1]]`` (ascending ids)
+        with ``freqs`` in ``FREQ_SCALE`` units; ``lengths[id]`` is passage ``id``'s token count."""
+        self.terms = terms
+        self.starts = starts
+        self.docs = docs
+        self.freqs = freqs
+        self.lengths = lengths
+        self.totals = totals
+        average = totals.tokens / totals.rows if totals.rows else 1.0
+        # FTS5's length normalisation, per passage id, in doubles as it computes it.
+        self._norm = BM25_K1 * (1.0 - BM25_B + BM25_B * lengths.astype(np.float64) / average)
+
+    def _slice(self, term: str) -> slice | None:
+        i = bisect.bisect_left(self.terms, term)
+        if i == len(self.terms) or self.terms[i] != term:
+            return None
+        return slice(int(self.starts[i]), int(self.starts[i + 1]))
+
+    def scores(self, terms: Iterable[str]) -> np.ndarray:
+        """Each passage's BM25 sum over ``terms`` (one token each; a repeated term counts again, as
+        a repeated phrase does in FTS5), indexed by passage id; 0 where none occurs."""
+        out = np.zeros(self.totals.last_id + 1, np.float64)
+        rows = self.totals.rows
+        for term, times in Counter(terms).items():
+            part = self._slice(term)
+            if part is None:
+                continue
+            docs = self.docs[part]
+            idf = max(np.log((rows - len(docs) + 0.5) / (len(docs) + 0.5)), 1e-6)
+            freq = self.freqs[part].astype(np.float64) / FREQ_SCALE
+            out[docs] += times * idf * freq * (BM25_K1 + 1.0) / (freq + self._norm[docs])
+        return out
+
+
+def build(
+    rows: Iterable[tuple[int, str, str]], vocabulary: Sequence[tuple[str, int]], totals: Totals
+) -> Postings:
+    """Postings of every passage in ``rows`` (``(id, body terms, context terms)``, ids ascending),
+    laid out by ``vocabulary`` (every term FTS5 holds, sorted, with its passage count).
+
+    Raises ``PostingsMismatch`` if a passage holds a term the vocabulary lacks, or if the counts or
+    totals come out otherwise than FTS5's: FTS5 would then read the text differently from a
+    whitespace split, and its scores could not be reproduced."""
+    terms = [term for term, _ in vocabulary]
+    number = {term: i for i, term in enumerate(terms)}
+    counts = np.fromiter((n for _, n in vocabulary), np.int64, len(vocabulary))
+    starts = np.zeros(len(terms) + 1, np.int64)
+    np.cumsum(counts, out=starts[1:])
+    docs = np.empty(int(starts[-1]), np.int32)
+    freqs = np.empty(int(starts[-1]), np.uint32)
+    lengths = np.zeros(totals.last_id + 1, np.int32)
+    filled = np.zeros(len(terms), np.int64)
+    seen = tokens = 0
+    batch: list[tuple[int, str, str]] = []
+    for row in rows:
+        batch.append(row)
+        if len(batch) == _BATCH:
+            tokens += _place(batch, number, starts, filled, docs, freqs, lengths)
+            seen += len(batch)
+            batch = []
+    if batch:
+        tokens += _place(batch, number, starts, filled, docs, freqs, lengths)
+        seen += len(batch)
+    if (seen, tokens) != (totals.rows, totals.tokens) or not np.array_equal(filled, counts):
+        raise PostingsMismatch(
+            f"read {seen} passages of {tokens} tokens; "
+            f"the keyword index holds {totals.rows} of {totals.tokens}"
+        )
+    narrow = np.uint16 if freqs.size == 0 or int(freqs.max()) <= np.iinfo(np.uint16).max else np.uint32
+    return Postings(terms, starts, docs, freqs.astype(narrow), lengths, totals)
+
+
+def _place(
+    batch: list[tuple[int, str, str]],
+    number: dict[str, int],
+    starts: np.ndarray,
+    filled: np.ndarray,
+    docs: np.ndarray,
+    freqs: np.ndarray,
+    lengths: np.ndarray,
+) -> int:
+    """Put one batch's postings in place (each term's passages stay in id order); returns its tokens.
+
+    The batch's tokens become (term, passage) keys; sorting them groups each term's passages in id
+    order, which is the order they are laid out in, and summing their weights per key gives the
+    frequencies: one numpy sort per batch instead of a count per passage in Python."""
+    first_id = batch[0][0]
+    span = batch[-1][0] - first_id + 1
+    tokens: list[str] = []
+    owners: list[int] = []
+    per_passage: list[int] = []
+    for column in (1, 2):
+        for row in batch:
+            found = _tokens(row[column])
+            tokens.extend(found)
+            owners.append(row[0])
+            per_passage.append(len(found))
+    try:
+        term_ids = np.array([number[token] for token in tokens], np.int64)
+    except KeyError as err:
+        raise PostingsMismatch(f"a passage holds {err.args[0]!r}, which the keyword index lacks") from err
+    counts = np.array(per_passage, np.int64)
+    passages = np.repeat(np.array(owners, np.int64) - first_id, counts)
+    in_body = int(counts[: len(batch)].sum())
+    units = np.full(len(tokens), _CONTEXT_UNITS, np.int64)
+    units[:in_body] = _BODY_UNITS
+    keys, which = np.unique(term_ids * span + passages, return_inverse=True)
+    weights = np.bincount(which.ravel(), weights=units, minlength=len(keys))
+    np.add.at(lengths, np.array([row[0] for row in batch]), counts[: len(batch)] + counts[len(batch) :])
+    sorted_ids, owner = np.divmod(keys, span)
+    first = np.searchsorted(sorted_ids, sorted_ids)  # where each term's run starts in this batch
+    at = starts[sorted_ids] + filled[sorted_ids] + (np.arange(len(sorted_ids)) - first)
+    if len(at) and int(at.max()) >= len(docs):
+        raise PostingsMismatch("a term is held by more passages than the keyword index counts")
+    docs[at] = (owner + first_id).astype(np.int32)
+    freqs[at] = np.rint(weights).astype(np.uint32)
+    filled += np.bincount(sorted_ids, minlength=len(filled))
+    return len(tokens)
+
+
+def _tokens(text: str) -> list[str]:
+    """``text``'s tokens as FTS5 reads them; a token mixing private-use characters with letters is
+    cut in two here, which ``build``'s checks catch (none of kbapp's terms holds one). Almost every
+    passage is letters and digits between spaces, which a split reads ten times faster."""
+    if text.replace(" ", "").isalnum():
+        return text.split(" ")
+    return _TOKEN.findall(text)

@@ -1,0 +1,159 @@
+"""The keyword postings copy: FTS5's BM25 to the last bits, served only while it reflects the library.
+
+The libraries are small (the copy is built from ``MIN_PASSAGES`` passages up; the tests lower it),
+but real: imported files, the real FTS5 table, the copy saved beside the library and read back.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from kbapp.index import keyword_index
+from kbapp.index.keyword_index import DATA_FILE, MANIFEST_FILE, KeywordIndex
+from kbapp.index.postings import PostingsMismatch, Totals, build
+from kbapp.library import KnowledgeBase
+from kbapp.search.lexical import lexical_search
+from kbapp.text.terms import Term, query_terms
+
+WORDS = [
+    *("pump", "valve", "seal", "bearing", "motor", "fault", "code", "alarm", "reset", "pressure"),
+    *("sensor", "cable", "shield", "ground", "exposure", "time", "trigger", "timeout", "overheat"),
+    *("voltage", "current", "relay", "fuse", "inlet", "outlet", "filter"),
+]
+CHINESE = ["曝光时间", "错误码", "传感器过热", "复位按钮", "电源电压", "密封圈", "轴承", "报警"]
+CODES = ["E5021", "XK-200", "M3x0.5", "E5022"]
+
+
+def _write_docs(folder: Path, count: int, seed: int) -> None:
+    gen = random.Random(seed)
+    folder.mkdir(parents=True, exist_ok=True)
+    for i in range(count):
+        heading = f"# {gen.choice(WORDS).title()} {gen.choice(CHINESE)}"
+        paragraphs = []
+        for _ in range(gen.randint(1, 4)):
+            words = [gen.choice(WORDS) for _ in range(gen.randint(5, 40))]
+            words += [*gen.sample(CHINESE, 2), gen.choice(CODES)]
+            gen.shuffle(words)
+            paragraphs.append(" ".join(words) + ".")
+        # A CJK run ending in a middle dot is stored as one term that FTS5 reads as two tokens.
+        paragraphs.append("卡希・ 乔治 " * gen.randint(0, 2))
+        text = heading + "\n\n" + "\n\n".join(paragraphs) + "\n"
+        (folder / f"doc{seed}-{i:03}.md").write_text(text, "utf-8")
+
+
+@pytest.fixture
+def every_size(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(keyword_index, "MIN_PASSAGES", 0)
+
+
+@pytest.fixture
+def kb(tmp_path: Path, every_size: None):  # type: ignore[no-untyped-def]
+    _write_docs(tmp_path / "docs", 60, seed=1)
+    with KnowledgeBase(tmp_path / "lib", pack_dir=None) as kb:
+        assert kb.intake([tmp_path / "docs"], embed=False).imports[-1].ok  # ends with a refresh
+        yield kb
+
+
+QUESTIONS = [
+    "pump valve seal",
+    "E5021 sensor overheat",
+    "XK-200 cable shield ground",
+    "曝光时间 exposure time",
+    "传感器过热怎么复位",
+    "错误码 E5022",
+    "reset",
+    "卡希",
+    "轴承 bearing fault alarm relay fuse",
+]
+
+
+def _ranked(kb: KnowledgeBase, terms: list[Term], use_copy: bool, **kw: object) -> list[tuple[int, float]]:
+    with kb.engine.connect() as conn:
+        postings = kb._keywords.current(conn) if use_copy else None
+        assert (postings is not None) == use_copy
+        return lexical_search(conn, terms, 10, postings=postings, **kw)  # type: ignore[arg-type]
+
+
+def _same(a: list[tuple[int, float]], b: list[tuple[int, float]]) -> None:
+    """The same scores in the same order; the same passages wherever a score is not tied."""
+    assert [s for _, s in a] == pytest.approx([s for _, s in b], rel=1e-12, abs=1e-12)
+    counts: dict[float, int] = {}
+    for _, s in a:
+        counts[round(s, 9)] = counts.get(round(s, 9), 0) + 1
+    assert {i for i, s in a if counts[round(s, 9)] == 1} == {i for i, s in b if counts[round(s, 9)] == 1}
+
+
+@pytest.mark.parametrize("question", QUESTIONS)
+def test_the_copy_scores_as_fts5_does(kb: KnowledgeBase, question: str) -> None:
+    terms = query_terms(question)
+    with kb.engine.connect() as conn:
+        candidates = [r[0] for r in conn.exec_driver_sql("SELECT id FROM chunks ORDER BY id DESC LIMIT 25")]
+    fts = _ranked(kb, terms, use_copy=False, also=candidates)
+    assert fts, question
+    _same(_ranked(kb, terms, use_copy=True, also=candidates), fts)
+    with kb.engine.connect() as conn:  # within some documents only
+        docs = [r[0] for r in conn.exec_driver_sql("SELECT id FROM documents ORDER BY id LIMIT 7")]
+    _same(
+        _ranked(kb, terms, use_copy=True, document_ids=docs),
+        _ranked(kb, terms, use_copy=False, document_ids=docs),
+    )
+
+
+def test_phrases_and_prefixes_are_added_from_fts5(kb: KnowledgeBase) -> None:
+    """A phrase term (several tokens) and a prefix term are scored by FTS5 and added in."""
+    terms = [Term("曝光 光时 时间", 0, 4), Term("复", 0, 1, prefix=True), Term("pump", 0, 4)]
+    _same(_ranked(kb, terms, use_copy=True), _ranked(kb, terms, use_copy=False))
+
+
+def test_a_changed_library_is_ranked_by_fts5_until_the_copy_is_refreshed(
+    kb: KnowledgeBase, tmp_path: Path
+) -> None:
+    _write_docs(tmp_path / "more", 5, seed=2)
+    assert kb.import_paths([tmp_path / "more"]).ok  # an import alone does not refresh
+    with kb.engine.connect() as conn:
+        assert kb._keywords.current(conn) is None
+    kb.refresh_keyword_index()
+    terms = query_terms("E5021 pump reset")
+    _same(_ranked(kb, terms, use_copy=True), _ranked(kb, terms, use_copy=False))
+    gone = [kb.documents()[0].id]
+    kb.remove(gone)  # a removal refreshes it
+    _same(_ranked(kb, terms, use_copy=True), _ranked(kb, terms, use_copy=False))
+
+
+def test_a_saved_copy_is_read_by_the_next_process_and_a_damaged_one_is_not(kb: KnowledgeBase) -> None:
+    folder = kb.data_dir
+    assert (folder / DATA_FILE).is_file() and (folder / MANIFEST_FILE).is_file()
+    fresh = KeywordIndex(kb.engine, folder)
+    with kb.engine.connect() as conn:
+        assert fresh.current(conn) is not None
+    data = bytearray((folder / DATA_FILE).read_bytes())
+    data[len(data) // 2] ^= 0xFF
+    (folder / DATA_FILE).write_bytes(bytes(data))
+    damaged = KeywordIndex(kb.engine, folder)
+    with kb.engine.connect() as conn:
+        assert damaged.current(conn) is None  # checksum: never served
+    assert damaged.refresh() is None  # rebuilt and saved again
+    with kb.engine.connect() as conn:
+        assert KeywordIndex(kb.engine, folder).current(conn) is not None
+
+
+def test_no_copy_below_its_size(tmp_path: Path) -> None:
+    _write_docs(tmp_path / "docs", 3, seed=3)
+    with KnowledgeBase(tmp_path / "lib", pack_dir=None) as kb:
+        assert kb.intake([tmp_path / "docs"], embed=False).imports[-1].ok
+        with kb.engine.connect() as conn:
+            assert kb._keywords.current(conn) is None
+    assert not (tmp_path / "lib" / DATA_FILE).exists()
+
+
+def test_text_read_otherwise_than_fts5_reads_it_is_refused() -> None:
+    """Counts that disagree with the keyword index's (a tokenizer mismatch) build nothing."""
+    rows = [(1, "pump valve", ""), (2, "pump", "")]
+    with pytest.raises(PostingsMismatch):
+        build(iter(rows), [("pump", 2), ("valve", 2)], Totals(2, 3, 2))
+    with pytest.raises(PostingsMismatch):
+        build(iter(rows), [("pump", 2)], Totals(2, 3, 2))
+    assert build(iter(rows), [("pump", 2), ("valve", 1)], Totals(2, 3, 2)).terms == ["pump", "valve"]
