@@ -192,6 +192,14 @@ def build_index(folder: Path, dimension: int, pack_id: str) -> None:
         raise RuntimeError(problem)
 
 
+def build_keyword_copy(folder: Path) -> None:
+    """Build and save the keyword postings copy as an import does at its end (large libraries only)."""
+    with KnowledgeBase(folder, pack_dir=None) as kb:
+        kb.refresh_keyword_index()
+        if kb.notices:
+            raise RuntimeError(kb.notices[-1])
+
+
 def percentiles(xs: list[float]) -> tuple[float, float]:
     xs = sorted(xs)
     return statistics.median(xs), xs[min(len(xs) - 1, int(len(xs) * 0.95))]
@@ -264,14 +272,38 @@ def measure(folder: Path, queries: int) -> dict[str, float | str]:
         kb.search("warm up", mode="hybrid")
         hybrid = [kb.search(t, k=10, mode="hybrid").took_ms for t in texts]
         rss = psutil.Process().memory_info().rss / 2**20  # before the baseline's matrix is loaded
+        keyword = {"copy": _keyword_copy(kb)} | _keyword_timings(kb, texts)
         ids, matrix = stored_vectors(kb)
         brute = brute_force_ms(semantic, matrix, texts)
-        result = {"kind": semantic.index.kind, "rss": rss, "open": open_s} | recalls(
-            semantic, matrix, ids, texts
+        result = (
+            {"kind": semantic.index.kind, "rss": rss, "open": open_s}
+            | keyword
+            | recalls(semantic, matrix, ids, texts)
         )
     p50, p95 = percentiles(hybrid)
     b50, b95 = percentiles(brute)
     return result | {"p50": p50, "p95": p95, "b50": b50, "b95": b95}
+
+
+def _keyword_copy(kb: KnowledgeBase) -> bool:
+    with kb.engine.connect() as conn:
+        return kb._keywords.current(conn) is not None
+
+
+def _keyword_timings(kb: KnowledgeBase, texts: list[str]) -> dict[str, float]:
+    """Keyword-mode search time with the postings copy (as shipped) and with FTS5 ranking alone (the
+    baseline: what the same search cost before the copy), alternating question by question."""
+    searcher = kb._searcher
+    shipped, alone = searcher._keyword_index, None
+    with_copy, fts_only = [], []
+    for t in texts:
+        for index, into in ((shipped, with_copy), (alone, fts_only)):
+            searcher._keyword_index = index
+            into.append(kb.search(t, k=10, mode="lexical").took_ms)
+    searcher._keyword_index = shipped
+    p50, p95 = percentiles(with_copy)
+    f50, f95 = percentiles(fts_only)
+    return {"k50": p50, "k95": p95, "f50": f50, "f95": f95}
 
 
 def run(n: int, queries: int, texts: list[str], real: np.ndarray, workdir: Path) -> dict[str, float | str]:
@@ -282,6 +314,8 @@ def run(n: int, queries: int, texts: list[str], real: np.ndarray, workdir: Path)
     built = time.perf_counter()
     build_index(folder, manifest.dimension, manifest.id)
     indexed = time.perf_counter()
+    build_keyword_copy(folder)
+    copied = time.perf_counter()
     child = subprocess.run(
         [sys.executable, __file__, "--measure", str(folder), "--queries", str(queries)],
         capture_output=True,
@@ -291,7 +325,13 @@ def run(n: int, queries: int, texts: list[str], real: np.ndarray, workdir: Path)
     if child.returncode:
         raise RuntimeError(f"the measuring process failed:\n{child.stderr}")
     result = json.loads(child.stdout.strip().splitlines()[-1])
-    return {"n": n, "build": built - started, "index": indexed - built, **result}
+    return {
+        "n": n,
+        "build": built - started,
+        "index": indexed - built,
+        "keywords": copied - indexed,
+        **result,
+    }
 
 
 def main() -> None:
@@ -310,7 +350,7 @@ def main() -> None:
     print(
         f"{'passages':>9} {'kind':>5} {'hybrid p50':>11} {'p95':>7} {'target':>7} {'brute p50':>10} "
         f"{'p95':>7} {'recall q':>8} {'near':>6} {'RSS MB':>7} {'open s':>7} {'build s':>8} {'index s':>8} "
-        f"{'load':>5}"
+        f"{'kw copy s':>9} {'kw p95':>7} {'fts p95':>7} {'load':>5}"
     )
     texts = real_passages(args.real)
     real = real_vectors(texts)
@@ -323,7 +363,8 @@ def main() -> None:
             print(
                 f"{n:>9} {r['kind']:>5} {r['p50']:11.1f} {r['p95']:7.1f} {target or '-':>7} {r['b50']:10.1f} "
                 f"{r['b95']:7.1f} {r['recall_queries']:8.3f} {r['recall_near']:6.3f} {r['rss']:7.0f} "
-                f"{r['open']:7.1f} {r['build']:8.0f} {r['index']:8.1f} {os.getloadavg()[0]:5.1f}",
+                f"{r['open']:7.1f} {r['build']:8.0f} {r['index']:8.1f} {r['keywords']:9.1f} {r['k95']:7.1f} "
+                f"{r['f95']:7.1f} {os.getloadavg()[0]:5.1f}",
                 flush=True,
             )
             if args.json:
