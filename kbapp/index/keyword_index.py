@@ -12,17 +12,20 @@ Not fitted: a round number between those sizes.
 
 ``refresh`` rebuilds it from the whole library after a change (an import, a removal): at
 100,000 passages that is about 20 s of one core, which the window spends in its background job.
-On disk it is ``keywords.bin`` (postings, frequencies, term offsets, passage lengths, terms)
-plus ``keywords.json``, written as the vector index is: the data atomically, then a manifest
-naming the library, generation, totals and the data's checksum, which ``open`` checks.
+On disk it is ``keywords-<id>.bin`` (term offsets, postings, frequencies, passage lengths,
+terms) plus ``keywords.json``, written as the vector index is: the data atomically, then a
+manifest naming the data file, library, generation, totals and the data's checksum, which a
+process checks before it serves the copy. Each save writes a new data file and then deletes the
+others, so a search still reading the previous copy's postings finds its file gone (and ranks
+with FTS5) instead of reading a newer copy's bytes at the older copy's offsets.
 """
 
 from __future__ import annotations
 
 import json
 import logging
-import os
 import threading
+import uuid
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -41,7 +44,7 @@ if TYPE_CHECKING:  # numpy loads only for a library large enough to have a copy
 log = logging.getLogger(__name__)
 
 MIN_PASSAGES = 20_000
-DATA_FILE = "keywords.bin"
+DATA_PREFIX = "keywords-"
 MANIFEST_FILE = "keywords.json"
 FORMAT = 1
 
@@ -59,6 +62,7 @@ class KeywordState:
 @dataclass(frozen=True, slots=True)
 class Manifest:
     format: int
+    data_file: str
     library_id: str
     generation: int
     rows: int
@@ -143,33 +147,41 @@ class KeywordIndex:
 
 
 def _save(folder: Path, state: KeywordState, postings: Postings) -> None:
+    assert postings.arrays is not None
+    docs, freqs = postings.arrays
     terms = "\n".join(postings.terms).encode()
+    name = f"{DATA_PREFIX}{uuid.uuid4().hex[:12]}.bin"
 
     def write(tmp: Path) -> None:
         with tmp.open("wb") as f:
-            for array in (postings.starts, postings.docs, postings.freqs, postings.lengths):
+            for array in (postings.starts, docs, freqs, postings.lengths):
                 f.write(array.tobytes())
             f.write(terms)
 
-    atomic_write(folder / DATA_FILE, write)
+    atomic_write(folder / name, write)
     manifest = Manifest(
         FORMAT,
+        name,
         state.library_id,
         state.generation,
         state.rows,
         state.tokens,
         postings.totals.last_id,
         len(postings.terms),
-        len(postings.docs),
-        postings.freqs.dtype.name,
+        len(docs),
+        freqs.dtype.name,
         len(terms),
-        sha256_file(folder / DATA_FILE),
+        sha256_file(folder / name),
     )
     atomic_write_bytes(folder / MANIFEST_FILE, json.dumps(asdict(manifest), indent=1).encode())
+    for old in folder.glob(f"{DATA_PREFIX}*.bin"):
+        if old.name != name:
+            old.unlink(missing_ok=True)
 
 
 def _load(folder: Path, state: KeywordState) -> tuple[KeywordState, Postings] | None:
-    """The saved copy, memory-mapped, if its manifest names ``state`` and its checksum holds."""
+    """The saved copy if its manifest names ``state`` and its checksum holds: its term offsets and
+    passage lengths in memory, its postings read from the file as searches need them."""
     try:
         manifest = Manifest(**json.loads((folder / MANIFEST_FILE).read_text(encoding="utf-8")))
     except FileNotFoundError:
@@ -177,37 +189,37 @@ def _load(folder: Path, state: KeywordState) -> tuple[KeywordState, Postings] | 
     except (OSError, ValueError, TypeError) as err:
         log.warning("keyword postings manifest unreadable: %s", err)
         return None
-    path = folder / DATA_FILE
+    path = folder / manifest.data_file
     if (
         manifest.format != FORMAT
         or KeywordState(manifest.library_id, manifest.generation, manifest.rows, manifest.tokens) != state
+        or not manifest.data_file.startswith(DATA_PREFIX)
         or not path.is_file()
     ):
         return None
-    if sha256_file(path) != manifest.sha256:
-        log.warning("keyword postings file is damaged (checksum mismatch); it will be rebuilt")
+    try:
+        if sha256_file(path) != manifest.sha256:
+            log.warning("keyword postings file is damaged (checksum mismatch); it will be rebuilt")
+            return None
+        import numpy as np
+
+        from kbapp.index.postings import Postings, Stored, Totals
+
+        freq_size = np.dtype(manifest.freq_dtype).itemsize
+        docs_at = 8 * (manifest.terms + 1)
+        freqs_at = docs_at + 4 * manifest.postings
+        lengths_at = freqs_at + freq_size * manifest.postings
+        terms_at = lengths_at + 4 * (manifest.last_id + 1)
+        with path.open("rb") as f:
+            starts = np.fromfile(f, np.int64, manifest.terms + 1)
+            f.seek(lengths_at)
+            lengths = np.fromfile(f, np.int32, manifest.last_id + 1)
+            f.seek(terms_at)
+            blob = f.read(manifest.terms_bytes)
+    except OSError as err:
+        log.warning("keyword postings file unreadable: %s", err)
         return None
-    import numpy as np
-
-    from kbapp.index.postings import Postings, Totals
-
-    layout = [
-        (np.int64, manifest.terms + 1),
-        (np.int32, manifest.postings),
-        (np.dtype(manifest.freq_dtype), manifest.postings),
-        (np.int32, manifest.last_id + 1),
-    ]
-    arrays, offset = [], 0
-    for dtype, count in layout:
-        if os.name == "nt":  # Windows cannot replace a mapped file: the next save would fail
-            arrays.append(np.fromfile(path, dtype=dtype, count=count, offset=offset))
-        else:  # mapped: only the pages of the terms searched for take memory
-            arrays.append(np.memmap(path, dtype=dtype, mode="r", offset=offset, shape=(count,)))
-        offset += np.dtype(dtype).itemsize * count
-    with path.open("rb") as f:
-        f.seek(offset)
-        blob = f.read(manifest.terms_bytes)
     terms = blob.decode().split("\n") if manifest.terms else []
-    starts, docs, freqs, lengths = arrays
     totals = Totals(manifest.rows, manifest.tokens, manifest.last_id)
-    return state, Postings(terms, starts, docs, freqs, lengths, totals)
+    stored = Stored(path, docs_at, freqs_at, manifest.freq_dtype)
+    return state, Postings(terms, starts, lengths, totals, stored=stored)

@@ -49,9 +49,11 @@ def lexical_search(
     if not terms:
         return []
     anything = fts_match_expression(terms)
-    if postings is not None:
+    try:
+        if postings is None:
+            raise FileNotFoundError
         others = _postings_ranking(conn, postings, terms, limit, document_ids, also)
-    else:
+    except OSError:  # no copy, or its file was replaced by a newer one during this search
         others = keywords.bm25_ranking(conn, anything, limit, document_ids, also)
     if not phrases:
         return others

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from kbapp.index import keyword_index
-from kbapp.index.keyword_index import DATA_FILE, MANIFEST_FILE, KeywordIndex
+from kbapp.index.keyword_index import DATA_PREFIX, MANIFEST_FILE, KeywordIndex
 from kbapp.index.postings import PostingsMismatch, Totals, build
 from kbapp.library import KnowledgeBase
 from kbapp.search.lexical import lexical_search
@@ -125,13 +125,14 @@ def test_a_changed_library_is_ranked_by_fts5_until_the_copy_is_refreshed(
 
 def test_a_saved_copy_is_read_by_the_next_process_and_a_damaged_one_is_not(kb: KnowledgeBase) -> None:
     folder = kb.data_dir
-    assert (folder / DATA_FILE).is_file() and (folder / MANIFEST_FILE).is_file()
+    [data_file] = folder.glob(f"{DATA_PREFIX}*")  # older copies are deleted when a newer one is saved
+    assert (folder / MANIFEST_FILE).is_file()
     fresh = KeywordIndex(kb.engine, folder)
     with kb.engine.connect() as conn:
         assert fresh.current(conn) is not None
-    data = bytearray((folder / DATA_FILE).read_bytes())
+    data = bytearray(data_file.read_bytes())
     data[len(data) // 2] ^= 0xFF
-    (folder / DATA_FILE).write_bytes(bytes(data))
+    data_file.write_bytes(bytes(data))
     damaged = KeywordIndex(kb.engine, folder)
     with kb.engine.connect() as conn:
         assert damaged.current(conn) is None  # checksum: never served
@@ -146,7 +147,7 @@ def test_no_copy_below_its_size(tmp_path: Path) -> None:
         assert kb.intake([tmp_path / "docs"], embed=False).imports[-1].ok
         with kb.engine.connect() as conn:
             assert kb._keywords.current(conn) is None
-    assert not (tmp_path / "lib" / DATA_FILE).exists()
+    assert not list((tmp_path / "lib").glob(f"{DATA_PREFIX}*"))
 
 
 def test_text_read_otherwise_than_fts5_reads_it_is_refused() -> None:
@@ -157,3 +158,13 @@ def test_text_read_otherwise_than_fts5_reads_it_is_refused() -> None:
     with pytest.raises(PostingsMismatch):
         build(iter(rows), [("pump", 2)], Totals(2, 3, 2))
     assert build(iter(rows), [("pump", 2), ("valve", 1)], Totals(2, 3, 2)).terms == ["pump", "valve"]
+
+
+def test_a_search_whose_copy_was_replaced_meanwhile_ranks_with_fts5(kb: KnowledgeBase) -> None:
+    terms = query_terms("pump valve E5021")
+    with kb.engine.connect() as conn:
+        postings = kb._keywords.current(conn)
+        assert postings is not None and postings.stored is not None
+        postings.stored.path.unlink()  # what the next save does to the file this copy reads
+        got = lexical_search(conn, terms, 10, postings=postings)
+    assert got == _ranked(kb, terms, use_copy=False)
