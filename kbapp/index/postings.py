@@ -186,11 +186,11 @@ def _place(
     tokens: list[str] = []
     owners: list[int] = []
     per_passage: list[int] = []
-    for column in (1, 2):
-        for row in batch:
-            found = _tokens(row[column])
+    for column in ("body", "context"):
+        for rowid, body, context in batch:
+            found = _tokens(body if column == "body" else context)
             tokens.extend(found)
-            owners.append(row[0])
+            owners.append(rowid)
             per_passage.append(len(found))
     try:
         term_ids = np.array([number[token] for token in tokens], np.int64)

@@ -47,7 +47,9 @@ class Library(Protocol):
 
     _readers: Readers
 
-    def remove(self, doc_ids: Iterable[int]) -> int: ...
+    def _remove_documents(self, doc_ids: Iterable[int]) -> int: ...
+
+    def refresh_keyword_index(self) -> None: ...
 
 
 class WatchedFolders:
