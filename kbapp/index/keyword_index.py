@@ -1,23 +1,28 @@
 """Keeping the postings copy (``postings``) in step with the keyword index SQLite holds.
 
-The copy only speeds ranking up: a search uses it when it reflects the library exactly (same
-text generation, same passage and token totals as FTS5's), and FTS5 ranks by itself otherwise,
-with the same scores. So a copy that is missing, stale, damaged or being rebuilt costs time,
-never a wrong result.
+The copy only speeds ranking up, and it never changes a score. It serves the library it was
+built from as it is, and a library changed since (``Served``): the passages it holds that remain
+are scored from it with the library's present passage count, lengths and term counts (FTS5's),
+and those added since, whose ids are all above the copy's (``repository.insert_chunks`` never
+gives an id twice), are ranked by FTS5 and added in. Where it cannot tell which passages it
+still holds (another library, keyword rows rewritten in place by a repair, a library that gave
+ids again before that was prevented), or its file is gone or damaged, FTS5 ranks alone, with the
+same scores. So a copy that is missing, stale or being rebuilt costs time, never a wrong result.
 
 It pays only in a large library: below ``MIN_PASSAGES`` FTS5 ranks a question's matches in a
 few milliseconds (hybrid p50 47 ms at 1,000 passages and 54 ms at 10,000, query embedding
 included, against 112 ms at 100,000: ``bench/bench_search.py``), so no copy is built there.
 Not fitted: a round number between those sizes.
 
-``refresh`` rebuilds it from the whole library after a change (an import, a removal): at
-100,000 passages that is about 20 s of one core, which the window spends in its background job.
+``refresh`` (after an import, a removal, a folder sync) rebuilds it from the whole library once
+``REBUILD_SHARE`` of it has changed: at 100,000 passages that is about 25 s of one core, which
+the window spends in its background job.
 On disk it is ``keywords-<id>.bin`` (term offsets, postings, frequencies, passage lengths,
 terms) plus ``keywords.json``, written as the vector index is: the data atomically, then a
-manifest naming the data file, library, generation, totals and the data's checksum, which a
-process checks before it serves the copy. Each save writes a new data file and then deletes the
-others, so a search still reading the previous copy's postings finds its file gone (and ranks
-with FTS5) instead of reading a newer copy's bytes at the older copy's offsets.
+manifest naming the data file, the library state it was built from and the data's checksum,
+which a process checks before it serves the copy. Each save writes a new data file and then
+deletes the others, so a search still reading the previous copy's postings finds its file gone
+(and ranks with FTS5) instead of reading a newer copy's bytes at the older copy's offsets.
 """
 
 from __future__ import annotations
@@ -39,24 +44,41 @@ from kbapp.store.samples import text_generation
 from kbapp.store.vectors import meta_value
 
 if TYPE_CHECKING:  # numpy loads only for a library large enough to have a copy
-    from kbapp.index.postings import Postings
+    from kbapp.index.postings import Postings, View
 
 log = logging.getLogger(__name__)
 
 MIN_PASSAGES = 20_000
+# A copy keeps serving a library that has changed since it was built (``Served``); ``refresh``
+# rebuilds it once the passages added and removed since then reach this share of it, as FTS5
+# then scores that many passages again. Not fitted: a tenth.
+REBUILD_SHARE = 0.1
 DATA_PREFIX = "keywords-"
 MANIFEST_FILE = "keywords.json"
-FORMAT = 1
+FORMAT = 2  # 1: served only the library state it was built from
 
 
 @dataclass(frozen=True, slots=True)
 class KeywordState:
-    """What the library's keyword index is now; a copy serves only a state equal to its own."""
+    """What the library's keyword index is now: the copy built from it serves it exactly. ``epoch``
+    changes when the keyword rows are rewritten in place (a repair), which nothing else shows;
+    ``floor`` is the largest passage id ever given (``keywords.id_floor``)."""
 
     library_id: str
+    epoch: int
     generation: int
     rows: int
     tokens: int
+    floor: int
+
+
+@dataclass(frozen=True, slots=True)
+class Served:
+    """A copy as it serves the library now: ``view`` scores the passages it was built from that
+    remain; passages added since (ids above ``added_after``, None if there are none) are FTS5's."""
+
+    view: View
+    added_after: int | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,9 +86,11 @@ class Manifest:
     format: int
     data_file: str
     library_id: str
+    epoch: int
     generation: int
     rows: int
     tokens: int
+    floor: int
     last_id: int
     terms: int
     postings: int
@@ -77,7 +101,43 @@ class Manifest:
 
 def library_state(conn: Connection) -> KeywordState:
     rows, tokens = keywords.fts_totals(conn)
-    return KeywordState(meta_value(conn, "library_id"), text_generation(conn), rows, tokens)
+    return KeywordState(
+        meta_value(conn, "library_id"),
+        keywords.epoch(conn),
+        text_generation(conn),
+        rows,
+        tokens,
+        keywords.id_floor(conn),
+    )
+
+
+def _serve(
+    conn: Connection, state: KeywordState, copy: tuple[KeywordState, Postings]
+) -> tuple[Served, int] | None:
+    """How ``copy`` serves the library in ``state``, and how many passages were added or removed
+    since it was built; None if it cannot: another library or epoch, or a changed library whose
+    ids up to the copy's largest may have been given again (a library imported into before the
+    ids were kept from being reused: ``repository.insert_chunks``), or were (an id it knew as
+    empty holds a passage)."""
+    built, postings = copy
+    if (state.library_id, state.epoch) != (built.library_id, built.epoch):
+        return None
+    if state == built:
+        return Served(postings.view(state.rows, state.tokens, None), None), 0
+    if built.floor < postings.totals.last_id:
+        return None
+    import numpy as np
+
+    ids = np.array(keywords.passage_ids(conn, postings.totals.last_id), np.int64)
+    if len(ids) and bool((postings.lengths[ids] < 0).any()):
+        return None
+    live = None
+    if len(ids) < built.rows:  # every remaining id is one it was built from: these were removed
+        live = np.zeros(len(postings.lengths), bool)
+        live[ids] = True
+    added = state.rows - len(ids)
+    view = postings.view(state.rows, state.tokens, live)
+    return Served(view, postings.totals.last_id if added else None), added + built.rows - len(ids)
 
 
 class KeywordIndex:
@@ -85,56 +145,65 @@ class KeywordIndex:
         self._engine = engine
         self._folder = folder
         self._read_only = read_only
-        self._served: tuple[KeywordState, Postings] | None = None
-        self._tried: KeywordState | None = None  # the last state a saved copy was looked for
+        self._copy: tuple[KeywordState, Postings] | None = None  # and the state it was built from
+        self._served: tuple[KeywordState, Served | None] | None = None  # for the last state seen
+        self._tried: KeywordState | None = None  # the library state a saved copy was last looked for at
         self._lock = threading.Lock()  # one refresh at a time; searches never wait for it
 
-    def current(self, conn: Connection) -> Postings | None:
-        """The copy, if it reflects the library as ``conn`` sees it now; a saved one (written by
-        this process or another) is looked for once per library state, never built here."""
+    def current(self, conn: Connection) -> Served | None:
+        """The copy as it serves the library ``conn`` sees now (None: FTS5 ranks alone). A saved one
+        (written by this process or another) is looked for once per library state, and again when
+        another process's save has replaced the one this process reads; never built here."""
         state = library_state(conn)
+        copy = self._copy
+        if copy is not None and copy[1].stored is not None and not copy[1].stored.path.exists():
+            self._copy = self._served = self._tried = None
         served = self._served
         if served is not None and served[0] == state:
             return served[1]
-        if state.rows < MIN_PASSAGES or state == self._tried or not self._lock.acquire(blocking=False):
+        if state.rows < MIN_PASSAGES:
             return None
-        try:
-            self._tried = state
-            self._served = _load(self._folder, state) or self._served
-        finally:
-            self._lock.release()
-        served = self._served
-        return served[1] if served is not None and served[0] == state else None
+        if self._copy is None and self._tried != state and self._lock.acquire(blocking=False):
+            try:
+                self._tried = state
+                self._copy = _load(self._folder)
+            finally:
+                self._lock.release()
+        copy = self._copy
+        result = _serve(conn, state, copy) if copy is not None else None
+        self._served = (state, result[0] if result is not None else None)
+        return self._served[1]
 
     def refresh(self) -> str | None:
-        """Make the copy reflect the library, from disk or by a rebuild, in a library of at least
-        ``MIN_PASSAGES``; returns why it could not be saved (it still serves from memory)."""
+        """Keep the copy if it serves the library and at most ``REBUILD_SHARE`` of its passages were
+        added or removed since it was built, else rebuild it, in a library of at least
+        ``MIN_PASSAGES``; returns why a rebuilt copy could not be saved (it serves from memory)."""
         with self._lock:
             with self._engine.connect() as conn, conn.begin():  # one snapshot for all reads
                 state = library_state(conn)
                 if state.rows < MIN_PASSAGES:
-                    self._served = None
+                    self._copy = self._served = None
                     return None
-                if self._served is not None and self._served[0] == state:
-                    return None
-                loaded = _load(self._folder, state)
-                if loaded is not None:
-                    self._served = loaded
+                if self._copy is None and self._tried != state:
+                    self._tried = state
+                    self._copy = _load(self._folder)
+                copy = self._copy
+                kept = _serve(conn, state, copy) if copy is not None else None
+                if copy is not None and kept is not None and kept[1] <= REBUILD_SHARE * copy[0].rows:
                     return None
                 from kbapp.index.postings import PostingsMismatch, Totals, build
 
-                last_id = keywords.last_id(conn)
                 try:
                     postings = build(
                         keywords.keyword_rows(conn),
                         keywords.vocabulary_counts(conn),
-                        Totals(state.rows, state.tokens, last_id),
+                        Totals(state.rows, state.tokens, keywords.last_id(conn)),
                     )
                 except PostingsMismatch as err:  # FTS5 reads the text otherwise: it ranks alone
                     log.warning("keyword postings not built: %s", err)
-                    self._served = None
+                    self._copy = self._served = None
                     return None
-            self._served = (state, postings)
+            self._copy, self._served = (state, postings), None
             if self._read_only:
                 return None
             try:
@@ -142,7 +211,7 @@ class KeywordIndex:
             except OSError as err:
                 log.warning("could not save the keyword postings: %s", err)
                 return f"could not save the keyword index copy ({err.strerror or err})"
-            self._served = _load(self._folder, state) or self._served  # mapped, not held in memory
+            self._copy = _load(self._folder) or self._copy  # read from the file, not held in memory
         return None
 
 
@@ -163,9 +232,11 @@ def _save(folder: Path, state: KeywordState, postings: Postings) -> None:
         FORMAT,
         name,
         state.library_id,
+        state.epoch,
         state.generation,
         state.rows,
         state.tokens,
+        state.floor,
         postings.totals.last_id,
         len(postings.terms),
         len(docs),
@@ -179,23 +250,22 @@ def _save(folder: Path, state: KeywordState, postings: Postings) -> None:
             old.unlink(missing_ok=True)
 
 
-def _load(folder: Path, state: KeywordState) -> tuple[KeywordState, Postings] | None:
-    """The saved copy if its manifest names ``state`` and its checksum holds: its term offsets and
-    passage lengths in memory, its postings read from the file as searches need them."""
+def _load(folder: Path) -> tuple[KeywordState, Postings] | None:
+    """The saved copy and the state it was built from, if its checksum holds (``_serve`` says
+    whether it serves the library): its term offsets and passage lengths in memory, its postings
+    read from the file as searches need them."""
     try:
-        manifest = Manifest(**json.loads((folder / MANIFEST_FILE).read_text(encoding="utf-8")))
+        data = json.loads((folder / MANIFEST_FILE).read_text(encoding="utf-8"))
+        if data.get("format") != FORMAT:  # an older version's copy: rebuilt, nothing to report
+            return None
+        manifest = Manifest(**data)
     except FileNotFoundError:
         return None
-    except (OSError, ValueError, TypeError) as err:
+    except (OSError, ValueError, TypeError, AttributeError) as err:
         log.warning("keyword postings manifest unreadable: %s", err)
         return None
     path = folder / manifest.data_file
-    if (
-        manifest.format != FORMAT
-        or KeywordState(manifest.library_id, manifest.generation, manifest.rows, manifest.tokens) != state
-        or not manifest.data_file.startswith(DATA_PREFIX)
-        or not path.is_file()
-    ):
+    if not manifest.data_file.startswith(DATA_PREFIX) or not path.is_file():
         return None
     try:
         if sha256_file(path) != manifest.sha256:
@@ -222,4 +292,12 @@ def _load(folder: Path, state: KeywordState) -> tuple[KeywordState, Postings] | 
     terms = blob.decode().split("\n") if manifest.terms else []
     totals = Totals(manifest.rows, manifest.tokens, manifest.last_id)
     stored = Stored(path, docs_at, freqs_at, manifest.freq_dtype)
-    return state, Postings(terms, starts, lengths, totals, stored=stored)
+    built = KeywordState(
+        manifest.library_id,
+        manifest.epoch,
+        manifest.generation,
+        manifest.rows,
+        manifest.tokens,
+        manifest.floor,
+    )
+    return built, Postings(terms, starts, lengths, totals, stored=stored)

@@ -22,7 +22,7 @@ from __future__ import annotations
 import bisect
 import re
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -66,16 +66,14 @@ class Postings:
     ) -> None:
         """``terms`` sorted; term ``i`` is held by the passages ``docs[starts[i]:starts[i + 1]]``
         (ascending ids) with ``freqs`` in ``FREQ_SCALE`` units, both in memory (``arrays``) or read
-        from a file as they are needed (``stored``); ``lengths[id]`` is passage ``id``'s tokens."""
+        from a file as they are needed (``stored``); ``lengths[id]`` is passage ``id``'s tokens, -1
+        for an id that held no passage when the copy was built."""
         self.terms = terms
         self.starts = starts
         self.lengths = lengths
         self.totals = totals
         self.arrays = arrays
         self.stored = stored
-        average = totals.tokens / totals.rows if totals.rows else 1.0
-        # FTS5's length normalisation, per passage id, in doubles as it computes it.
-        self._norm = BM25_K1 * (1.0 - BM25_B + BM25_B * lengths.astype(np.float64) / average)
 
     def _slice(self, term: str) -> slice | None:
         i = bisect.bisect_left(self.terms, term)
@@ -83,23 +81,61 @@ class Postings:
             return None
         return slice(int(self.starts[i]), int(self.starts[i + 1]))
 
-    def scores(self, terms: Iterable[str]) -> np.ndarray:
-        """Each passage's BM25 sum over ``terms`` (one token each; a repeated term counts again, as
-        a repeated phrase does in FTS5), indexed by passage id; 0 where none occurs. Raises
+    def view(self, rows: int, tokens: int, live: np.ndarray | None) -> View:
+        """The copy read for a library of ``rows`` passages and ``tokens`` tokens now, of whose built
+        passages only those marked in ``live`` remain (None: all of them)."""
+        average = tokens / rows if rows else 1.0
+        # FTS5's length normalisation, per passage id, in doubles as it computes it.
+        norm = BM25_K1 * (1.0 - BM25_B + BM25_B * self.lengths.astype(np.float64) / average)
+        return View(self, rows, norm, live)
+
+    def held(self, terms: list[str]) -> list[tuple[np.ndarray, np.ndarray] | None]:
+        """Each term's ``(passage ids, frequencies)``; None for a term the copy lacks. Raises
         ``OSError`` if the file the postings are read from is gone (replaced by a newer copy)."""
-        out = np.zeros(self.totals.last_id + 1, np.float64)
-        rows = self.totals.rows
-        wanted = [(part, times) for term, times in Counter(terms).items() if (part := self._slice(term))]
+        parts = [self._slice(term) for term in terms]
+        found = [part for part in parts if part is not None]
         if self.arrays is not None:
             docs_of, freqs_of = self.arrays
-            held = [(docs_of[part], freqs_of[part]) for part, _ in wanted]
+            read = [(docs_of[part], freqs_of[part]) for part in found]
         else:
             assert self.stored is not None
-            held = self.stored.read([part for part, _ in wanted])
-        for (docs, freqs), (_, times) in zip(held, wanted, strict=True):
-            idf = max(np.log((rows - len(docs) + 0.5) / (len(docs) + 0.5)), 1e-6)
+            read = self.stored.read(found)
+        it = iter(read)
+        return [None if part is None else next(it) for part in parts]
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """The copy as it scores the library now (``Postings.view``)."""
+
+    postings: Postings
+    rows: int
+    norm: np.ndarray
+    live: np.ndarray | None
+
+    @property
+    def exact(self) -> bool:
+        """Whether the library is the one the copy was built from (no passage gone, none added)."""
+        return self.live is None and self.rows == self.postings.totals.rows
+
+    def scores(self, terms: Iterable[str], counts: Mapping[str, int] | None = None) -> np.ndarray:
+        """Each built passage's BM25 sum over ``terms`` (one token each; a repeated term counts again,
+        as a repeated phrase does in FTS5), indexed by passage id; 0 where none occurs. ``counts``:
+        how many passages of the library hold each term now, when it is no longer the one the copy
+        was built from (the IDF is the library's, not the copy's)."""
+        out = np.zeros(self.postings.totals.last_id + 1, np.float64)
+        times = Counter(terms)
+        for term, held in zip(times, self.postings.held(list(times)), strict=True):
+            if held is None:
+                continue
+            docs, freqs = held
+            if self.live is not None:
+                kept = self.live[docs]
+                docs, freqs = docs[kept], freqs[kept]
+            n = len(docs) if counts is None else counts.get(term, len(docs))
+            idf = max(np.log((self.rows - n + 0.5) / (n + 0.5)), 1e-6)
             freq = freqs.astype(np.float64) / FREQ_SCALE
-            out[docs] += times * idf * freq * (BM25_K1 + 1.0) / (freq + self._norm[docs])
+            out[docs] += times[term] * idf * freq * (BM25_K1 + 1.0) / (freq + self.norm[docs])
         return out
 
 
@@ -145,7 +181,7 @@ def build(
     np.cumsum(counts, out=starts[1:])
     docs = np.empty(int(starts[-1]), np.int32)
     freqs = np.empty(int(starts[-1]), np.uint32)
-    lengths = np.zeros(totals.last_id + 1, np.int32)
+    lengths = np.full(totals.last_id + 1, -1, np.int32)
     filled = np.zeros(len(terms), np.int64)
     seen = tokens = 0
     batch: list[tuple[int, str, str]] = []
@@ -203,7 +239,7 @@ def _place(
     units[:in_body] = _BODY_UNITS
     keys, which = np.unique(term_ids * span + passages, return_inverse=True)
     weights = np.bincount(which.ravel(), weights=units, minlength=len(keys))
-    np.add.at(lengths, np.array([row[0] for row in batch]), counts[: len(batch)] + counts[len(batch) :])
+    lengths[np.array([row[0] for row in batch])] = counts[: len(batch)] + counts[len(batch) :]
     sorted_ids, owner = np.divmod(keys, span)
     first = np.searchsorted(sorted_ids, sorted_ids)  # where each term's run starts in this batch
     at = starts[sorted_ids] + filled[sorted_ids] + (np.arange(len(sorted_ids)) - first)

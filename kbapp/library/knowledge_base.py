@@ -311,7 +311,10 @@ class KnowledgeBase:
                 self._vectors.dense,
             )
 
-        return checkup.verify_library(checked, repair=repair, rebuild=self._rebuild_damaged)
+        report = checkup.verify_library(checked, repair=repair, rebuild=self._rebuild_damaged)
+        if repair:  # a repair may have rewritten the keyword rows: the copy is rebuilt for them
+            self.refresh_keyword_index()
+        return report
 
     def _rebuild_damaged(self, problems: str) -> list[str]:
         """The library file is damaged: keep it aside, start afresh and import everything again."""

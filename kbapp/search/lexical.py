@@ -20,7 +20,7 @@ from kbapp.store import keywords, passages
 from kbapp.text.terms import Term, fts_match_expression
 
 if TYPE_CHECKING:
-    from kbapp.index.postings import Postings
+    from kbapp.index.keyword_index import Served
 
 _QUOTED_MARGIN = 0.01
 
@@ -32,7 +32,7 @@ def lexical_search(
     document_ids: Sequence[int] | None = None,
     phrases: Sequence[str] = (),
     also: Sequence[int] = (),
-    postings: Postings | None = None,
+    served: Served | None = None,
 ) -> list[tuple[int, float]]:
     """``(chunk_id, score)`` best first; the score is BM25 (higher is better).
 
@@ -44,15 +44,16 @@ def lexical_search(
     The first ``limit`` entries are the ranking. Chunks in ``also`` (the vector candidates) that
     match a term but rank below the cut follow them, so fusion can weigh their BM25 too. They are
     scored in the same pass over the matches: FTS5 scores a lookup by rowid no cheaper.
-    ``postings``, when given, must reflect the library as ``conn`` sees it.
+    ``served``, a copy of the postings (``kbapp.index.keyword_index``), must serve the library as
+    ``conn`` sees it.
     """
     if not terms:
         return []
     anything = fts_match_expression(terms)
     try:
-        if postings is None:
+        if served is None:
             raise FileNotFoundError
-        others = _postings_ranking(conn, postings, terms, limit, document_ids, also)
+        others = _postings_ranking(conn, served, terms, limit, document_ids, also)
     except OSError:  # no copy, or its file was replaced by a newer one during this search
         others = keywords.bm25_ranking(conn, anything, limit, document_ids, also)
     if not phrases:
@@ -78,38 +79,47 @@ def _one_token(text: str) -> bool:
 
 def _postings_ranking(
     conn: Connection,
-    postings: Postings,
+    served: Served,
     terms: list[Term],
     limit: int,
     document_ids: Sequence[int] | None,
     also: Sequence[int],
 ) -> list[tuple[int, float]]:
-    """``keywords.bm25_ranking``'s answer, the one-token terms scored from ``postings``: the best
-    ``limit`` matches, then the matches among ``also`` below them; ties in id order."""
+    """``keywords.bm25_ranking``'s answer, the one-token terms of the passages the copy holds scored
+    from it (``served``); FTS5 adds the other terms, and every term of passages added since the
+    copy was built. The best ``limit`` matches, then the matches among ``also`` below them; ties
+    in id order."""
     import numpy as np
 
-    scores = postings.scores(t.text for t in terms if not t.prefix and _one_token(t.text))
+    view = served.view
+    singles = [t for t in terms if not t.prefix and _one_token(t.text)]
     rest = [t for t in terms if t.prefix or not _one_token(t.text)]
-    if rest:
-        # A passage written since the postings' snapshot is beyond them: left out until they catch up.
-        hits = [
-            hit
-            for hit in keywords.bm25_scores(conn, fts_match_expression(rest), document_ids)
-            if hit[0] < len(scores)
-        ]
-        if hits:
-            ids, values = zip(*hits, strict=True)
-            scores[list(ids)] += values
+    # The copy's IDF is the library's as it was built; since then, FTS5's counts are the truth.
+    counts = None if view.exact else keywords.term_counts(conn, [t.text for t in singles])
+    scores = view.scores((t.text for t in singles), counts)
+    hits = keywords.bm25_scores(conn, fts_match_expression(rest), document_ids) if rest else []
+    if singles and served.added_after is not None:
+        hits += keywords.bm25_scores(conn, fts_match_expression(singles), document_ids, served.added_after)
+    if hits:
+        ids = np.array([chunk_id for chunk_id, _ in hits], np.int64)
+        if int(ids.max()) >= len(scores):
+            scores = np.concatenate([scores, np.zeros(int(ids.max()) + 1 - len(scores))])
+        np.add.at(scores, ids, [score for _, score in hits])
     if document_ids is not None:
         allowed = np.array(passages.chunk_ids(conn, document_ids), np.int64)
+        allowed = allowed[allowed < len(scores)]
         kept = np.zeros_like(scores)
         kept[allowed] = scores[allowed]
         scores = kept
     top = np.flatnonzero(scores > 0)
-    if len(top) > limit:
-        top = top[np.argpartition(-scores[top], limit - 1)[:limit]]
-    ranked = [(int(i), float(scores[i])) for i in top[np.lexsort((top, -scores[top]))]]
-    shown = {chunk_id for chunk_id, _ in ranked}
+    if len(top) > limit:  # the best ``limit`` and every passage tied with the last of them
+        cut = scores[top[np.argpartition(-scores[top], limit - 1)[limit - 1]]]
+        top = top[scores[top] >= cut]
+    # Ties as FTS5's ranking leaves them: a vector candidate first, then by id.
+    wanted = set(also)
+    order = sorted(top.tolist(), key=lambda i: (-scores[i], i not in wanted, i))
+    ranked = [(i, float(scores[i])) for i in order[:limit]]
+    shown = set(order[:limit])
     below = [
         (i, float(scores[i]))
         for i in dict.fromkeys(also)

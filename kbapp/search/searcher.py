@@ -228,8 +228,8 @@ class Searcher:
                 # Document frequencies are library-wide; within a few documents every term may count.
                 rankable = stats.rankable(matched, LEXICAL_DEPTH) if document_ids is None else matched
                 phrases, also = quoted_phrases(query), [c for c, _ in dense]
-                postings = self._keyword_index.current(conn) if self._keyword_index is not None else None
-                lexical = lexical_search(conn, rankable, LEXICAL_DEPTH, document_ids, phrases, also, postings)
+                served = self._keyword_index.current(conn) if self._keyword_index is not None else None
+                lexical = lexical_search(conn, rankable, LEXICAL_DEPTH, document_ids, phrases, also, served)
             weights = stats.weights(terms)
             reading = reading_job.result() if reading_job is not None else None
             fused = _candidates(lexical, dense, semantic, vector, pool_of, pools, question, reading)

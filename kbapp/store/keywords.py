@@ -40,13 +40,15 @@ def bm25_ranking(
 
 
 def bm25_scores(
-    conn: Connection, expression: str, document_ids: Sequence[int] | None
+    conn: Connection, expression: str, document_ids: Sequence[int] | None, after: int = 0
 ) -> list[tuple[int, float]]:
-    """``(chunk_id, score)`` of every match of ``expression``, unordered: the share of the BM25 sum
-    that its phrases add, for a ranking that scores the other terms itself."""
+    """``(chunk_id, score)`` of every match of ``expression`` with an id above ``after``, unordered:
+    the share of the BM25 sum that its phrases add (or that passages newer than a copy of the
+    postings add), for a ranking that scores the other terms (or passages) itself."""
     within, params = _within(document_ids)
     rows = conn.exec_driver_sql(
-        f"SELECT rowid, -{_BM25} FROM chunk_fts WHERE chunk_fts MATCH ?{within}", (expression, *params)
+        f"SELECT rowid, -{_BM25} FROM chunk_fts WHERE chunk_fts MATCH ? AND rowid > ?{within}",
+        (expression, after, *params),
     )
     return [(int(r[0]), float(r[1])) for r in rows]
 
@@ -131,6 +133,35 @@ def _varints(blob: bytes) -> list[int]:
 def last_id(conn: Connection) -> int:
     """The highest passage id the keyword index holds (0 when empty)."""
     return int(conn.exec_driver_sql("SELECT coalesce(max(rowid), 0) FROM chunk_fts").scalar_one())
+
+
+def passage_ids(conn: Connection, last: int) -> list[int]:
+    """The ids of the passages up to ``last``, in order."""
+    return [
+        int(r[0]) for r in conn.exec_driver_sql("SELECT id FROM chunks WHERE id <= ? ORDER BY id", (last,))
+    ]
+
+
+ID_FLOOR = "chunk_id_floor"  # the meta key of the largest passage id ever given
+
+
+def id_floor(conn: Connection) -> int:
+    """The largest passage id ever given (0 in a library whose imports predate the key)."""
+    value = conn.exec_driver_sql("SELECT value FROM meta WHERE key = ?", (ID_FLOOR,)).scalar()
+    return int(value or 0)
+
+
+def set_id_floor(conn: Connection, last: int) -> None:
+    conn.exec_driver_sql(
+        "INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+        (ID_FLOOR, str(last)),
+    )
+
+
+def epoch(conn: Connection) -> int:
+    """How often the keyword rows were rewritten in place (``repair``); 0 if never."""
+    value = conn.exec_driver_sql("SELECT value FROM meta WHERE key = 'keyword_epoch'").scalar()
+    return int(value or 0)
 
 
 def vocabulary_counts(conn: Connection) -> list[tuple[str, int]]:

@@ -25,8 +25,14 @@ class DatabaseRepair:
 
 
 def rebuild_keyword_index(conn: Connection) -> int:
-    """Recompute every keyword-index row from the passages (what the importer wrote, again)."""
+    """Recompute every keyword-index row from the passages (what the importer wrote, again). The
+    rows keep their ids, so the keyword epoch moves on: a copy of the old rows' postings
+    (``kbapp.index.keyword_index``) must not pass for one of the new."""
     conn.exec_driver_sql("DELETE FROM chunk_fts")
+    conn.exec_driver_sql(
+        "INSERT INTO meta(key, value) VALUES ('keyword_epoch', '1') "
+        "ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1"
+    )
     rows = conn.exec_driver_sql(
         "SELECT c.id, c.text, c.heading, d.title FROM chunks c JOIN documents d ON d.id = c.document_id"
     ).all()

@@ -26,7 +26,7 @@ from sqlalchemy.engine import Connection
 from kbapp.chunking import Chunk
 from kbapp.contract import DocumentRecord, DocumentStatus
 from kbapp.ingest.document import Page
-from kbapp.store import collections
+from kbapp.store import collections, keywords
 from kbapp.store.schema import documents, pages
 from kbapp.store.schema import ocr_pages as schema_ocr_pages
 from kbapp.text.terms import index_terms
@@ -188,12 +188,16 @@ def insert_chunks(
     by the reader); page indexes and order are shifted by the offsets (the OCR stage adds a page's
     passages after those already stored).
 
-    Ids are given here, as SQLite would give them (one past the largest): inside the write
-    transaction no one else inserts, and the keyword rows need them."""
+    Ids are given here, one past the largest ever given (``keywords.ID_FLOOR``, kept beside the
+    largest held, so removing the newest passages does not hand their ids to other text, which a
+    copy of the keyword postings would take for the old): inside the write transaction no one
+    else inserts, and the keyword rows need them."""
     if not doc_chunks:
         return
     cursor = _cursor(conn)
-    first_id = int(cursor.execute("SELECT coalesce(max(id), 0) + 1 FROM chunks").fetchone()[0])
+    held = int(cursor.execute("SELECT coalesce(max(id), 0) FROM chunks").fetchone()[0])
+    first_id = max(held, keywords.id_floor(conn)) + 1
+    keywords.set_id_floor(conn, first_id + len(doc_chunks) - 1)
     cursor.executemany(
         _INSERT_CHUNK,
         [

@@ -12,10 +12,12 @@ from pathlib import Path
 import pytest
 
 from kbapp.index import keyword_index
-from kbapp.index.keyword_index import DATA_PREFIX, MANIFEST_FILE, KeywordIndex
+from kbapp.index.keyword_index import DATA_PREFIX, MANIFEST_FILE, KeywordIndex, Served
 from kbapp.index.postings import PostingsMismatch, Totals, build
 from kbapp.library import KnowledgeBase
 from kbapp.search.lexical import lexical_search
+from kbapp.store.database import write_transaction
+from kbapp.store.repair import rebuild_keyword_index
 from kbapp.text.terms import Term, query_terms
 
 WORDS = [
@@ -72,9 +74,9 @@ QUESTIONS = [
 
 def _ranked(kb: KnowledgeBase, terms: list[Term], use_copy: bool, **kw: object) -> list[tuple[int, float]]:
     with kb.engine.connect() as conn:
-        postings = kb._keywords.current(conn) if use_copy else None
-        assert (postings is not None) == use_copy
-        return lexical_search(conn, terms, 10, postings=postings, **kw)  # type: ignore[arg-type]
+        served = kb._keywords.current(conn) if use_copy else None
+        assert (served is not None) == use_copy
+        return lexical_search(conn, terms, 10, served=served, **kw)  # type: ignore[arg-type]
 
 
 def _same(a: list[tuple[int, float]], b: list[tuple[int, float]]) -> None:
@@ -108,24 +110,84 @@ def test_phrases_and_prefixes_are_added_from_fts5(kb: KnowledgeBase) -> None:
     _same(_ranked(kb, terms, use_copy=True), _ranked(kb, terms, use_copy=False))
 
 
-def test_a_changed_library_is_ranked_by_fts5_until_the_copy_is_refreshed(
+def _served(kb: KnowledgeBase) -> Served | None:
+    with kb.engine.connect() as conn:
+        return kb._keywords.current(conn)
+
+
+def _data_file(kb: KnowledgeBase) -> Path:
+    [data_file] = kb.data_dir.glob(f"{DATA_PREFIX}*")  # older copies are deleted when a newer one is saved
+    return data_file
+
+
+def test_a_changed_library_is_served_by_the_copy_and_fts5_together(kb: KnowledgeBase, tmp_path: Path) -> None:
+    """Passages added since the copy was built are FTS5's, removed ones are masked, and the IDF and
+    lengths are the library's now: still FTS5's scores, until a tenth has changed and it is rebuilt."""
+    built = _data_file(kb)
+    _write_docs(tmp_path / "more", 4, seed=2)
+    assert kb.intake([tmp_path / "more"], embed=False).imports[-1].ok
+    removed = kb.remove([kb.documents()[0].id])
+    assert removed == 1 and _data_file(kb) == built  # fewer than a tenth changed: not rebuilt
+    served = _served(kb)
+    assert served is not None and not served.view.exact and served.added_after is not None
+    for question in QUESTIONS:
+        terms = query_terms(question)
+        _same(_ranked(kb, terms, use_copy=True), _ranked(kb, terms, use_copy=False))
+    _write_docs(tmp_path / "many", 10, seed=4)
+    assert kb.intake([tmp_path / "many"], embed=False).imports[-1].ok
+    served = _served(kb)
+    assert _data_file(kb) != built and served is not None and served.view.exact  # rebuilt
+
+
+def _chunk_ids(kb: KnowledgeBase) -> set[int]:
+    with kb.engine.connect() as conn:
+        return {int(r[0]) for r in conn.exec_driver_sql("SELECT id FROM chunks")}
+
+
+def test_removing_the_newest_passages_gives_their_ids_to_no_other_text(
     kb: KnowledgeBase, tmp_path: Path
 ) -> None:
-    _write_docs(tmp_path / "more", 5, seed=2)
-    assert kb.import_paths([tmp_path / "more"]).ok  # an import alone does not refresh
+    """The copy's postings for an id are that passage's: an id given again would be scored as the
+    removed text. Ids keep rising past removed ones, and the copy serves on."""
+    before = _chunk_ids(kb)
+    kb._remove_documents([max(kb.documents(), key=lambda d: d.id).id])
+    _write_docs(tmp_path / "again", 1, seed=5)
+    assert kb.import_paths([tmp_path / "again"]).ok
+    assert min(_chunk_ids(kb) - before) > max(before)
+    served = _served(kb)
+    assert served is not None and served.added_after is not None
+    terms = query_terms("pump valve E5021")
+    _same(_ranked(kb, terms, use_copy=True), _ranked(kb, terms, use_copy=False))
+
+
+def test_a_library_that_reused_ids_is_served_only_as_the_copy_was_built(
+    kb: KnowledgeBase, tmp_path: Path
+) -> None:
+    """A library imported into before ids stopped being reused has no record of the largest given:
+    a copy of it serves only the library it was built from."""
+    with write_transaction(kb.engine) as conn:
+        conn.exec_driver_sql("DELETE FROM meta WHERE key = 'chunk_id_floor'")
+    older = KeywordIndex(kb.engine, tmp_path / "older")
+    (tmp_path / "older").mkdir()
+    older.refresh()
     with kb.engine.connect() as conn:
-        assert kb._keywords.current(conn) is None
-    kb.refresh_keyword_index()
-    terms = query_terms("E5021 pump reset")
-    _same(_ranked(kb, terms, use_copy=True), _ranked(kb, terms, use_copy=False))
-    gone = [kb.documents()[0].id]
-    kb.remove(gone)  # a removal refreshes it
-    _same(_ranked(kb, terms, use_copy=True), _ranked(kb, terms, use_copy=False))
+        assert older.current(conn) is not None
+    kb._remove_documents([kb.documents()[0].id])
+    with kb.engine.connect() as conn:
+        assert older.current(conn) is None
+
+
+def test_keyword_rows_rewritten_in_place_retire_the_copy(kb: KnowledgeBase) -> None:
+    with write_transaction(kb.engine) as conn:
+        rebuild_keyword_index(conn)  # what a repair does: same ids, the rows written again
+    assert _served(kb) is None
+    kb.verify(repair=True)  # which ends with a refresh
+    assert _served(kb) is not None
 
 
 def test_a_saved_copy_is_read_by_the_next_process_and_a_damaged_one_is_not(kb: KnowledgeBase) -> None:
     folder = kb.data_dir
-    [data_file] = folder.glob(f"{DATA_PREFIX}*")  # older copies are deleted when a newer one is saved
+    data_file = _data_file(kb)
     assert (folder / MANIFEST_FILE).is_file()
     fresh = KeywordIndex(kb.engine, folder)
     with kb.engine.connect() as conn:
@@ -163,8 +225,8 @@ def test_text_read_otherwise_than_fts5_reads_it_is_refused() -> None:
 def test_a_search_whose_copy_was_replaced_meanwhile_ranks_with_fts5(kb: KnowledgeBase) -> None:
     terms = query_terms("pump valve E5021")
     with kb.engine.connect() as conn:
-        postings = kb._keywords.current(conn)
-        assert postings is not None and postings.stored is not None
-        postings.stored.path.unlink()  # what the next save does to the file this copy reads
-        got = lexical_search(conn, terms, 10, postings=postings)
+        served = kb._keywords.current(conn)
+        assert served is not None and served.view.postings.stored is not None
+        served.view.postings.stored.path.unlink()  # what the next save does to the file this copy reads
+        got = lexical_search(conn, terms, 10, served=served)
     assert got == _ranked(kb, terms, use_copy=False)
