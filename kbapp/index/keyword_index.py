@@ -85,12 +85,7 @@ class Served:
 class Manifest:
     format: int
     data_file: str
-    library_id: str
-    epoch: int
-    generation: int
-    rows: int
-    tokens: int
-    floor: int
+    built: KeywordState  # the library state the copy was built from
     last_id: int
     terms: int
     postings: int
@@ -231,12 +226,7 @@ def _save(folder: Path, state: KeywordState, postings: Postings) -> None:
     manifest = Manifest(
         FORMAT,
         name,
-        state.library_id,
-        state.epoch,
-        state.generation,
-        state.rows,
-        state.tokens,
-        state.floor,
+        state,
         postings.totals.last_id,
         len(postings.terms),
         len(docs),
@@ -258,10 +248,10 @@ def _load(folder: Path) -> tuple[KeywordState, Postings] | None:
         data = json.loads((folder / MANIFEST_FILE).read_text(encoding="utf-8"))
         if data.get("format") != FORMAT:  # an older version's copy: rebuilt, nothing to report
             return None
-        manifest = Manifest(**data)
+        manifest = Manifest(**data | {"built": KeywordState(**data["built"])})
     except FileNotFoundError:
         return None
-    except (OSError, ValueError, TypeError, AttributeError) as err:
+    except (OSError, ValueError, TypeError, AttributeError, KeyError) as err:
         log.warning("keyword postings manifest unreadable: %s", err)
         return None
     path = folder / manifest.data_file
@@ -290,14 +280,6 @@ def _load(folder: Path) -> tuple[KeywordState, Postings] | None:
         log.warning("keyword postings file unreadable: %s", err)
         return None
     terms = blob.decode().split("\n") if manifest.terms else []
-    totals = Totals(manifest.rows, manifest.tokens, manifest.last_id)
+    totals = Totals(manifest.built.rows, manifest.built.tokens, manifest.last_id)
     stored = Stored(path, docs_at, freqs_at, manifest.freq_dtype)
-    built = KeywordState(
-        manifest.library_id,
-        manifest.epoch,
-        manifest.generation,
-        manifest.rows,
-        manifest.tokens,
-        manifest.floor,
-    )
-    return built, Postings(terms, starts, lengths, totals, stored=stored)
+    return manifest.built, Postings(terms, starts, lengths, totals, stored=stored)
