@@ -141,7 +141,9 @@ class KeywordIndex:
         self._folder = folder
         self._read_only = read_only
         self._copy: tuple[KeywordState, Postings] | None = None  # and the state it was built from
-        self._served: tuple[KeywordState, Served | None] | None = None  # for the last state seen
+        # How the copy serves the last library state seen, and which copy that was (a refresh in
+        # another thread may swap the copy while a search works this out).
+        self._served: tuple[KeywordState, object, Served | None] | None = None
         self._tried: KeywordState | None = None  # the library state a saved copy was last looked for at
         self._lock = threading.Lock()  # one refresh at a time; searches never wait for it
 
@@ -154,8 +156,8 @@ class KeywordIndex:
         if copy is not None and copy[1].stored is not None and not copy[1].stored.path.exists():
             self._copy = self._served = self._tried = None
         served = self._served
-        if served is not None and served[0] == state:
-            return served[1]
+        if served is not None and served[0] == state and served[1] is self._copy:
+            return served[2]
         if state.rows < MIN_PASSAGES:
             return None
         if self._copy is None and self._tried != state and self._lock.acquire(blocking=False):
@@ -166,8 +168,8 @@ class KeywordIndex:
                 self._lock.release()
         copy = self._copy
         result = _serve(conn, state, copy) if copy is not None else None
-        self._served = (state, result[0] if result is not None else None)
-        return self._served[1]
+        self._served = (state, copy, result[0] if result is not None else None)
+        return self._served[2]
 
     def refresh(self) -> str | None:
         """Keep the copy if it serves the library and at most ``REBUILD_SHARE`` of its passages were
