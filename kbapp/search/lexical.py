@@ -50,11 +50,13 @@ def lexical_search(
     if not terms:
         return []
     anything = fts_match_expression(terms)
-    try:
-        if served is None:
-            raise FileNotFoundError
-        others = _postings_ranking(conn, served, terms, limit, document_ids, also)
-    except OSError:  # no copy, or its file was replaced by a newer one during this search
+    others = None
+    if served is not None:
+        try:
+            others = _postings_ranking(conn, served, terms, limit, document_ids, also)
+        except OSError:  # its file was replaced by a newer copy's during this search
+            others = None
+    if others is None:
         others = keywords.bm25_ranking(conn, anything, limit, document_ids, also)
     if not phrases:
         return others
