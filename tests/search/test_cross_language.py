@@ -33,6 +33,16 @@ SEAL_EN = (
     "Mechanical seal: replace the mechanical seal of the circulation pump every 4000 operating "
     "hours, and at once if the casing weeps."
 )
+# Answered only because keyword search (through the dictionary) and vector search both rank them
+# first (``relevance.first_in_both``): their best vector stands too little above everyday English.
+BATTERY_EN = (
+    "Battery backup: the clock battery keeps the date and time while the controller is unpowered. "
+    "When the display shows a blinking clock after power-up, the coin cell is flat and must be changed."
+)
+FIRMWARE_EN = (
+    "Firmware update: copy the update file to a USB stick, insert it, and hold the MENU key while "
+    "switching on. Do not remove power until the progress bar reaches the end."
+)
 
 ZH_SUBJECTS = ["试卷模板", "选择题", "填空题", "密封线", "答题卡", "页眉页脚"]
 ZH_VERBS = [
@@ -83,6 +93,9 @@ def test_chinese_question_answered_by_english_passage(
             body.insert(100, INTERRUPTS_EN)
         if part == 5:
             body.insert(300, SEAL_EN)
+        if part == 2:
+            body.insert(50, BATTERY_EN)
+            body.insert(170, FIRMWARE_EN)
         write(docs, f"manual_{part}.txt", body, f"Maintenance manual, part {part + 1}")
     if with_chinese:
         write(docs, "模板手册.txt", chinese_filler(rng, 1200), "试卷模板使用手册")
@@ -105,6 +118,11 @@ def test_chinese_question_answered_by_english_passage(
         assert res.results[0].why["translated_terms"]["中断"] == ["Interrupts"]  # the passage's first form
         res = kb.search("机械密封多久换一次", k=5)
         assert res.results and SEAL_EN in res.results[0].text, (res.message, res.unknown_words)
+        # Each ranking alone is weak evidence across languages; both putting one passage first is not.
+        for question, answer_en in (("电池没电时钟闪烁", BATTERY_EN), ("怎么用U盘升级固件", FIRMWARE_EN)):
+            res = kb.search(question, k=5)
+            assert res.results and answer_en in res.results[0].text, (res.message, res.unknown_words)
+            assert res.results[0].why["lexical_rank"] == res.results[0].why["dense_rank"] == 1
         # A code the library has answers the question although its other words are unknown.
         res = kb.search("E7301 overheat shutdown", k=5)
         assert res.results and "E7301" in res.results[0].text, res.unknown_words
