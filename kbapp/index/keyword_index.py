@@ -31,6 +31,7 @@ import json
 import logging
 import threading
 import uuid
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -171,10 +172,11 @@ class KeywordIndex:
         self._served = (state, copy, result[0] if result is not None else None)
         return self._served[2]
 
-    def refresh(self) -> str | None:
+    def refresh(self, cancel: Callable[[], bool] | None = None) -> str | None:
         """Keep the copy if it serves the library and at most ``REBUILD_SHARE`` of its passages were
         added or removed since it was built, else rebuild it, in a library of at least
-        ``MIN_PASSAGES``; returns why a rebuilt copy could not be saved (it serves from memory)."""
+        ``MIN_PASSAGES``; returns why a rebuilt copy could not be saved (it serves from memory).
+        ``cancel()`` true stops a rebuild (minutes at a million passages) and keeps what was there."""
         with self._lock:
             with self._engine.connect() as conn, conn.begin():  # one snapshot for all reads
                 state = library_state(conn)
@@ -192,13 +194,15 @@ class KeywordIndex:
 
                 try:
                     postings = build(
-                        keywords.keyword_rows(conn),
+                        _until(keywords.keyword_rows(conn), cancel),
                         keywords.vocabulary_counts(conn),
                         Totals(state.rows, state.tokens, keywords.last_id(conn)),
                     )
                 except PostingsMismatch as err:  # FTS5 reads the text otherwise: it ranks alone
                     log.warning("keyword postings not built: %s", err)
                     self._copy = self._served = None
+                    return None
+                except _Cancelled:
                     return None
             self._copy, self._served = (state, postings), None
             if self._read_only:
@@ -210,6 +214,23 @@ class KeywordIndex:
                 return f"could not save the keyword index copy ({err.strerror or err})"
             self._copy = _load(self._folder) or self._copy  # read from the file, not held in memory
         return None
+
+
+class _Cancelled(Exception):
+    """A rebuild was asked to stop."""
+
+
+_CANCEL_EVERY = 4096  # rows read between two looks at the cancel flag
+
+
+def _until(
+    rows: Iterable[tuple[int, str, str]], cancel: Callable[[], bool] | None
+) -> Iterator[tuple[int, str, str]]:
+    """``rows``, stopping with ``_Cancelled`` once ``cancel()`` is true."""
+    for i, row in enumerate(rows):
+        if cancel is not None and i % _CANCEL_EVERY == 0 and cancel():
+            raise _Cancelled
+        yield row
 
 
 def _save(folder: Path, state: KeywordState, postings: Postings) -> None:

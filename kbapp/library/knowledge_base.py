@@ -228,13 +228,13 @@ class KnowledgeBase:
         report = run_intake(
             self, paths, resume=resume, embed=embed, ocr=ocr, progress=progress, cancel=cancel, defer=defer
         )
-        self.refresh_keyword_index()
+        self.refresh_keyword_index(cancel)
         return report
 
-    def refresh_keyword_index(self) -> None:
+    def refresh_keyword_index(self, cancel: Callable[[], bool] | None = None) -> None:
         """Bring the keyword postings copy that speeds up ranking in a large library up to date
         (``kbapp.index.keyword_index``); a copy that cannot be saved is a notice, not an error."""
-        problem = self._keywords.refresh()
+        problem = self._keywords.refresh(cancel)
         if problem is not None:
             self.notices.append(problem)
 

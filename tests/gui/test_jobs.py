@@ -10,6 +10,7 @@ import pytest
 
 from kbapp.embedding import default_pack_dir
 from kbapp.gui.jobs import EMBED, IMPORT, OCR, LibraryJobs
+from kbapp.index import keyword_index
 from kbapp.library import KnowledgeBase
 from tests.gui.conftest import WAIT_MS
 from tests.ocr.conftest import scanned_pdf
@@ -84,3 +85,24 @@ def test_a_scan_is_read_then_what_it_says_embedded_in_the_same_job(qtbot, jobs, 
         ("embedded", True),
     ]
     assert queue.pending == 0
+
+
+def test_a_large_library_without_a_keyword_copy_gets_one_once_the_model_is_loaded(  # type: ignore[no-untyped-def]
+    qtbot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A library whose copy was lost (a crash, an older release's format) and that no import,
+    removal or sync has changed since: the window builds the copy in the background."""
+    monkeypatch.setattr(keyword_index, "MIN_PASSAGES", 0)  # every library counts as large
+    with KnowledgeBase(tmp_path / "lib", pack_dir=PACK) as kb:
+        assert all(report.ok for report in kb.intake([_notes(tmp_path / "pumps", 3)]).imports)
+        assert kb.pending_embeddings() == 0  # nothing left for a job that would refresh it anyway
+    manifest = tmp_path / "lib" / keyword_index.MANIFEST_FILE
+    for copy in [manifest, *manifest.parent.glob("keywords-*.bin")]:
+        copy.unlink()
+    with KnowledgeBase(tmp_path / "lib", pack_dir=PACK, autoload_model=False) as kb:
+        queue = LibraryJobs(kb)
+        with qtbot.waitSignal(queue.modelChanged, timeout=WAIT_MS):
+            queue.load_model()
+        qtbot.waitUntil(manifest.is_file, timeout=WAIT_MS)
+        with kb.engine.connect() as conn:
+            assert keyword_index.KeywordIndex(kb.engine, kb.data_dir).current(conn) is not None

@@ -230,3 +230,24 @@ def test_a_search_whose_copy_was_replaced_meanwhile_ranks_with_fts5(kb: Knowledg
         served.view.postings.stored.path.unlink()  # what the next save does to the file this copy reads
         got = lexical_search(conn, terms, 10, served=served)
     assert got == _ranked(kb, terms, use_copy=False)
+
+
+def test_a_cancelled_rebuild_keeps_no_half_copy(tmp_path: Path, every_size: None) -> None:
+    """Closing the window stops a rebuild (minutes at a million passages): nothing is saved, FTS5
+    keeps ranking, and the next refresh builds the copy."""
+    _write_docs(tmp_path / "docs", 20, seed=5)
+    with KnowledgeBase(tmp_path / "lib", pack_dir=None) as kb:
+        assert kb.import_paths([tmp_path / "docs"]).ok  # no intake: no copy yet
+        asked: list[bool] = []
+
+        def stop() -> bool:
+            asked.append(True)
+            return True
+
+        assert kb._keywords.refresh(stop) is None
+        assert asked and not list((tmp_path / "lib").glob(f"{DATA_PREFIX}*"))
+        with kb.engine.connect() as conn:
+            assert kb._keywords.current(conn) is None
+        kb.refresh_keyword_index()
+        with kb.engine.connect() as conn:
+            assert kb._keywords.current(conn) is not None
