@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pymupdf
 
-from kbapp.contract import SearchResult
 from kbapp.gui.formatting import (
     marked_html,
     passage_with_citation,
@@ -16,27 +15,7 @@ from kbapp.gui.formatting import (
 from kbapp.gui.passages import locate
 from kbapp.gui.preview.pdf_marks import term_rects
 from kbapp.gui.preview.text_view import Utf16Offsets
-
-
-def result(text: str, highlights: list[tuple[int, int]], **fields: object) -> SearchResult:
-    values: dict[str, object] = dict(
-        rank=1,
-        citation=1,
-        doc_id=1,
-        path="/m/camera.pdf",
-        title="Camera <XK-200>",
-        page=3,
-        page_end=3,
-        heading="Chapter 3 > 3.1 Exposure",
-        text=text,
-        highlights=highlights,
-        score=2.0,
-        why={"lexical_rank": 1, "bm25": 2.0, "matched_terms": ["exposure"]},
-        char_start=0,
-        char_end=len(text),
-    )
-    values.update(fields)
-    return SearchResult(**values)  # type: ignore[arg-type]
+from tests.search_results import result
 
 
 def test_markup_in_documents_is_escaped_and_only_highlights_are_marked() -> None:

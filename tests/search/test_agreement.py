@@ -7,6 +7,7 @@ from kbapp.contract import SearchResult
 from kbapp.search.relevance import AGREEMENT_POOL, MARGIN, first_in_both, relevant
 from kbapp.search.vocabulary import Vocabulary
 from kbapp.text.script import Script
+from tests.search_results import result
 
 
 def first(lexical_rank: int | None, dense_rank: int | None) -> SearchResult:
@@ -15,20 +16,7 @@ def first(lexical_rank: int | None, dense_rank: int | None) -> SearchResult:
         why["lexical_rank"] = lexical_rank
     if dense_rank is not None:
         why["dense_rank"] = dense_rank
-    return SearchResult(
-        rank=1,
-        citation=1,
-        doc_id=1,
-        path="/m/manual.pdf",
-        title="Manual",
-        page=1,
-        page_end=1,
-        heading=None,
-        text="Reset the controller before erasing the flash.",
-        highlights=[],
-        score=1.0,
-        why=why,
-    )
+    return result("Reset the controller before erasing the flash.", [], why=why)
 
 
 ENGLISH = {Script.LATIN}
