@@ -81,6 +81,23 @@ class Postings:
             return None
         return slice(int(self.starts[i]), int(self.starts[i + 1]))
 
+    def _prefix_slice(self, prefix: str) -> slice:
+        """The postings of every term that begins with ``prefix``: the terms are sorted, so they
+        are one run of terms, and their postings one run of the arrays."""
+        low = bisect.bisect_left(self.terms, prefix)
+        after = _successor(prefix)
+        high = len(self.terms) if after is None else bisect.bisect_left(self.terms, after, lo=low)
+        return slice(int(self.starts[low]), int(self.starts[high]))
+
+    def counts(self, terms: Iterable[str]) -> dict[str, int]:
+        """How many passages held each term when the copy was built (0 for one it lacks): what
+        FTS5's vocabulary counted, without reading each term's passages to count them again."""
+        out = {}
+        for term in terms:
+            part = self._slice(term)
+            out[term] = 0 if part is None else part.stop - part.start
+        return out
+
     def view(self, rows: int, tokens: int, live: np.ndarray | None) -> View:
         """The copy read for a library of ``rows`` passages and ``tokens`` tokens now, of whose built
         passages only those marked in ``live`` remain (None: all of them)."""
@@ -93,15 +110,20 @@ class Postings:
         """Each term's ``(passage ids, frequencies)``; None for a term the copy lacks. Raises
         ``OSError`` if the file the postings are read from is gone (replaced by a newer copy)."""
         parts = [self._slice(term) for term in terms]
-        found = [part for part in parts if part is not None]
+        read = iter(self._read([part for part in parts if part is not None]))
+        return [None if part is None else next(read) for part in parts]
+
+    def with_prefixes(self, prefixes: list[str]) -> list[tuple[np.ndarray, np.ndarray]]:
+        """For each prefix, the postings of all the terms that begin with it, one term's after
+        another (a passage holding two of them appears twice). Raises ``OSError`` as ``held``."""
+        return self._read([self._prefix_slice(prefix) for prefix in prefixes])
+
+    def _read(self, parts: list[slice]) -> list[tuple[np.ndarray, np.ndarray]]:
         if self.arrays is not None:
             docs_of, freqs_of = self.arrays
-            read = [(docs_of[part], freqs_of[part]) for part in found]
-        else:
-            assert self.stored is not None
-            read = self.stored.read(found)
-        it = iter(read)
-        return [None if part is None else next(it) for part in parts]
+            return [(docs_of[part], freqs_of[part]) for part in parts]
+        assert self.stored is not None
+        return self.stored.read(parts)
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,11 +140,18 @@ class View:
         """Whether the library is the one the copy was built from (no passage gone, none added)."""
         return self.live is None and self.rows == self.postings.totals.rows
 
-    def scores(self, terms: Iterable[str], counts: Mapping[str, int] | None = None) -> np.ndarray:
+    def scores(
+        self, terms: Iterable[str], counts: Mapping[str, int] | None = None, prefixes: Iterable[str] = ()
+    ) -> np.ndarray:
         """Each built passage's BM25 sum over ``terms`` (one token each; a repeated term counts again,
         as a repeated phrase does in FTS5), indexed by passage id; 0 where none occurs. ``counts``:
         how many passages of the library hold each term now, when it is no longer the one the copy
-        was built from (the IDF is the library's, not the copy's)."""
+        was built from (the IDF is the library's, not the copy's).
+
+        ``prefixes`` are scored as FTS5 scores a prefix query (``"复"*``): a passage's frequency is
+        its occurrences of every term that begins with the prefix, and the IDF counts the passages
+        holding any of them. Only an ``exact`` view can: in a changed library that count is not
+        known without FTS5 listing the matches."""
         out = np.zeros(self.postings.totals.last_id + 1, np.float64)
         times = Counter(terms)
         for term, held in zip(times, self.postings.held(list(times)), strict=True):
@@ -133,10 +162,21 @@ class View:
                 kept = self.live[docs]
                 docs, freqs = docs[kept], freqs[kept]
             n = len(docs) if counts is None else counts.get(term, len(docs))
-            idf = max(np.log((self.rows - n + 0.5) / (n + 0.5)), 1e-6)
-            freq = freqs.astype(np.float64) / FREQ_SCALE
-            out[docs] += times[term] * idf * freq * (BM25_K1 + 1.0) / (freq + self.norm[docs])
+            self._add(out, times[term], n, docs, freqs.astype(np.float64))
+        repeats = Counter(prefixes)
+        if repeats and not self.exact:
+            raise ValueError("prefixes are scored only for the library the copy was built from")
+        for prefix, (docs, freqs) in zip(repeats, self.postings.with_prefixes(list(repeats)), strict=True):
+            holding, which = np.unique(docs, return_inverse=True)
+            units = np.bincount(which, weights=freqs, minlength=len(holding))
+            self._add(out, repeats[prefix], len(holding), holding, units)
         return out
+
+    def _add(self, out: np.ndarray, times: int, n: int, docs: np.ndarray, units: np.ndarray) -> None:
+        """Add one phrase's BM25 (``units``: its frequencies in ``FREQ_SCALE`` units) to ``out``."""
+        idf = max(np.log((self.rows - n + 0.5) / (n + 0.5)), 1e-6)
+        freq = units / FREQ_SCALE
+        out[docs] += times * idf * freq * (BM25_K1 + 1.0) / (freq + self.norm[docs])
 
 
 @dataclass(frozen=True, slots=True)
@@ -249,6 +289,12 @@ def _place(
     freqs[at] = np.rint(weights).astype(np.uint32)
     filled += np.bincount(sorted_ids, minlength=len(filled))
     return len(tokens)
+
+
+def _successor(prefix: str) -> str | None:
+    """The first string after every string that begins with ``prefix``; None if there is none."""
+    stem = prefix.rstrip(chr(0x10FFFF))
+    return stem[:-1] + chr(ord(stem[-1]) + 1) if stem else None
 
 
 def _tokens(text: str) -> list[str]:

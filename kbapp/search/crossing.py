@@ -17,10 +17,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from sqlalchemy.engine import Connection
-
+from kbapp.search.lexical import TermCounter
 from kbapp.search.vocabulary import Splitter
-from kbapp.store.keywords import term_counts
 from kbapp.text.bridge import CANDIDATES, PER_WORD, bridge
 from kbapp.text.fold import fold
 from kbapp.text.script import CJK_RE, Script
@@ -56,11 +54,11 @@ def _english_pairs(query: str, splits: Splitter | None, characters: bool = False
     return dictionary.english_pairs(folded, splits(folded) if splits is not None else None, characters)
 
 
-def _held_first(conn: Connection, pairs: list[tuple[str, str]]) -> list[tuple[str, str]]:
+def _held_first(count: TermCounter, pairs: list[tuple[str, str]]) -> list[tuple[str, str]]:
     """Of each English word's Chinese words, in the dictionary's order, those the library holds
     come first (all of a word's terms occur), and ``PER_WORD`` are kept."""
     terms = {chinese: [t.text for t in query_terms(chinese) if not t.prefix] for _, chinese in pairs}
-    counts = term_counts(conn, {t for ts in terms.values() for t in ts})
+    counts = count({t for ts in terms.values() for t in ts})
     by_word: dict[str, list[str]] = {}
     for english, chinese in pairs:
         by_word.setdefault(english, []).append(chinese)
@@ -72,7 +70,7 @@ def _held_first(conn: Connection, pairs: list[tuple[str, str]]) -> list[tuple[st
 
 
 def bridged_terms(
-    conn: Connection,
+    count: TermCounter,
     query: str,
     terms: list[Term],
     library: frozenset[Script],
@@ -80,7 +78,7 @@ def bridged_terms(
     characters: bool = False,
 ) -> Bridged:
     """Terms for the words of ``query`` in the library's other languages, minus those already in
-    ``terms`` (``splits`` as for ``english_words``).
+    ``terms`` (``splits`` as for ``english_words``; ``count``: passages holding each term).
 
     ``characters``: also a Chinese character of no dictionary word, by its own glosses. Only where
     the other language's keyword scores are read against their own pool (``fusion``): in keyword
@@ -99,7 +97,7 @@ def bridged_terms(
     if wants_english:
         pairs += _english_pairs(query, splits, characters)
     if wants_chinese:
-        pairs += _held_first(conn, dictionary.chinese_pairs(fold(query), CANDIDATES))
+        pairs += _held_first(count, dictionary.chinese_pairs(fold(query), CANDIDATES))
     seen = {t.text for t in terms}
     out = Bridged()
     for source, translation in pairs:

@@ -35,7 +35,7 @@ from kbapp.index.keyword_index import KeywordIndex
 from kbapp.search.assemble import Candidate, assemble
 from kbapp.search.crossing import bridged_terms
 from kbapp.search.fusion import score_blend
-from kbapp.search.lexical import lexical_search, term_stats
+from kbapp.search.lexical import lexical_search, term_counter, term_stats
 from kbapp.search.pointers import is_pointer
 from kbapp.search.profile import LibraryProfile
 from kbapp.search.relevance import first_in_both, relevant
@@ -217,18 +217,19 @@ class Searcher:
                 from kbapp.search.reading import english_reading
 
                 reading_job = self._beside.submit(english_reading, query, question, semantic, pools, splits)
+            served = self._keyword_index.current(conn) if self._keyword_index is not None else None
+            count = term_counter(conn, served)
             bridged = bridged_terms(
-                conn, query, terms, library.scripts, splits, characters=semantic is not None
+                count, query, terms, library.scripts, splits, characters=semantic is not None
             )
             searched = terms + bridged.terms
-            stats = term_stats(conn, searched)
+            stats = term_stats(conn, searched, count)
             lexical: list[tuple[int, float]] = []
             if mode != "dense" or not semantic:
                 matched = without_straddling(query, terms, splits) + bridged.terms
                 # Document frequencies are library-wide; within a few documents every term may count.
                 rankable = stats.rankable(matched, LEXICAL_DEPTH) if document_ids is None else matched
                 phrases, also = quoted_phrases(query), [c for c, _ in dense]
-                served = self._keyword_index.current(conn) if self._keyword_index is not None else None
                 lexical = lexical_search(conn, rankable, LEXICAL_DEPTH, document_ids, phrases, also, served)
             weights = stats.weights(terms)
             reading = reading_job.result() if reading_job is not None else None
@@ -240,7 +241,7 @@ class Searcher:
                 conn, candidates, searched, weights, k, stats.weights(bridged.terms), bridged.sources
             )
             texts = [r.text for r in results]
-            words = vocabulary(conn, query, library, splits, texts) if semantic is not None else None
+            words = vocabulary(count, query, library, splits, texts) if semantic is not None else None
         status = ResponseStatus.OK if message is None else ResponseStatus.KEYWORD_ONLY
         closest: list[SearchResult] = []
         if semantic is not None and vector is not None and words is not None and results:

@@ -22,10 +22,8 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from sqlalchemy.engine import Connection
-
+from kbapp.search.lexical import TermCounter
 from kbapp.search.profile import Profile
-from kbapp.store.keywords import term_counts
 from kbapp.text.bridge import Bridge, bridge
 from kbapp.text.fold import fold
 from kbapp.text.script import CJK_RE, CJK_RUN_RE, Script
@@ -187,12 +185,16 @@ def held_whole(words: Words, text: str) -> bool:
 
 
 def vocabulary(
-    conn: Connection, query: str, library: Profile, splits: Splitter | None = None, texts: Sequence[str] = ()
+    count: TermCounter,
+    query: str,
+    library: Profile,
+    splits: Splitter | None = None,
+    texts: Sequence[str] = (),
 ) -> Vocabulary:
-    """What the library knows of ``query``; ``texts``, the passages found, are checked for one
-    that holds every word (``held_whole``)."""
+    """What the library knows of ``query`` (``count``: passages holding each term); ``texts``, the
+    passages found, are checked for one that holds every word (``held_whole``)."""
     words = question_words(query, library.scripts, splits)
-    counts = term_counts(conn, {t for word in words for a in word.alternatives for t in a})
+    counts = count({t for word in words for a in word.alternatives for t in a})
     codes = [word.alternatives[0][0] for word in words if is_code(word.text)]
     unknown = missing(words, counts)
     translations = {

@@ -15,7 +15,8 @@ from kbapp.index import keyword_index
 from kbapp.index.keyword_index import DATA_PREFIX, MANIFEST_FILE, KeywordIndex, Served
 from kbapp.index.postings import PostingsMismatch, Totals, build
 from kbapp.library import KnowledgeBase
-from kbapp.search.lexical import lexical_search
+from kbapp.search.lexical import lexical_search, term_counter
+from kbapp.store import keywords
 from kbapp.store.database import write_transaction
 from kbapp.store.repair import rebuild_keyword_index
 from kbapp.text.terms import Term, query_terms
@@ -69,6 +70,7 @@ QUESTIONS = [
     "reset",
     "卡希",
     "轴承 bearing fault alarm relay fuse",
+    "报 警 E5021 复",  # lone characters: prefix queries
 ]
 
 
@@ -104,10 +106,44 @@ def test_the_copy_scores_as_fts5_does(kb: KnowledgeBase, question: str) -> None:
     )
 
 
-def test_phrases_and_prefixes_are_added_from_fts5(kb: KnowledgeBase) -> None:
-    """A phrase term (several tokens) and a prefix term are scored by FTS5 and added in."""
-    terms = [Term("曝光 光时 时间", 0, 4), Term("复", 0, 1, prefix=True), Term("pump", 0, 4)]
+def test_phrases_are_added_from_fts5(kb: KnowledgeBase) -> None:
+    """A phrase term (several tokens) is scored by FTS5 and added in."""
+    terms = [Term("曝光 光时 时间", 0, 4), Term("pump", 0, 4)]
     _same(_ranked(kb, terms, use_copy=True), _ranked(kb, terms, use_copy=False))
+
+
+def test_the_copy_scores_prefixes_as_fts5_does(kb: KnowledgeBase, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A lone Chinese character is a prefix query: every term it begins counts in a passage, and
+    its IDF counts the passages holding any of them. The copy scores it without FTS5 (its scoring
+    call fails here) while the library is the one it was built from: 复 begins 复位, 电 both 电源 and
+    电压 (one passage holds both); 希 is a token of its own only to FTS5 (the term 希・); 鑫 begins
+    nothing; a repeated prefix counts twice."""
+    prefixes = [Term(c, 0, 1, prefix=True) for c in ("复", "电", "希", "鑫", "报", "报")]
+    terms = [*prefixes, Term("pump", 0, 4)]
+    fts = _ranked(kb, terms, use_copy=False)
+    assert fts and _ranked(kb, prefixes[3:4], use_copy=False) == []
+
+    def unused(*args: object) -> None:
+        raise AssertionError("FTS5 was asked to score a prefix")
+
+    monkeypatch.setattr(keywords, "bm25_scores", unused)
+    _same(_ranked(kb, terms, use_copy=True), fts)
+
+
+def test_the_copy_counts_passages_as_fts5_does(kb: KnowledgeBase, tmp_path: Path) -> None:
+    """Passages per term from the copy are FTS5's vocabulary's, for every term it holds and for
+    texts it holds none of (an unseen word, a phrase); a changed library is counted by FTS5."""
+    with kb.engine.connect() as conn:
+        texts = [term for term, _ in keywords.vocabulary_counts(conn)] + ["nosuchterm", "曝光 光时", "xk-200"]
+        served = kb._keywords.current(conn)
+        assert served is not None and served.view.exact
+        assert term_counter(conn, served)(texts) == keywords.term_counts(conn, texts)
+    _write_docs(tmp_path / "more", 2, seed=3)
+    assert kb.intake([tmp_path / "more"], embed=False).imports[-1].ok
+    with kb.engine.connect() as conn:
+        served = kb._keywords.current(conn)
+        assert served is not None and not served.view.exact
+        assert term_counter(conn, served)(texts) == keywords.term_counts(conn, texts)
 
 
 def _served(kb: KnowledgeBase) -> Served | None:

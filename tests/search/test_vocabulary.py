@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from kbapp.library import KnowledgeBase
+from kbapp.search.lexical import term_counter
 from kbapp.search.profile import LibraryProfile
 from kbapp.search.relevance import (
     CLOSE,
@@ -49,7 +50,7 @@ def english_library(tmp_path: Path):  # type: ignore[no-untyped-def]
 
 def words_of(kb: KnowledgeBase, query: str) -> Vocabulary:
     with kb.engine.connect() as conn:
-        return vocabulary(conn, query, LibraryProfile(DocumentScripts()).of(conn))
+        return vocabulary(term_counter(conn, None), query, LibraryProfile(DocumentScripts()).of(conn))
 
 
 def test_missing_words_are_named_as_the_question_wrote_them(english_library: KnowledgeBase) -> None:
@@ -224,7 +225,9 @@ def test_a_passage_very_close_in_meaning_excuses_one_unknown_word_not_most_of_th
 
 def passages_of(kb: KnowledgeBase, query: str, texts: list[str]) -> Vocabulary:
     with kb.engine.connect() as conn:
-        return vocabulary(conn, query, LibraryProfile(DocumentScripts()).of(conn), texts=texts)
+        return vocabulary(
+            term_counter(conn, None), query, LibraryProfile(DocumentScripts()).of(conn), texts=texts
+        )
 
 
 def test_a_passage_holding_every_word_in_the_other_language_is_found_whole(

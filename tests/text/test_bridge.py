@@ -6,22 +6,22 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from sqlalchemy.engine import Connection
 
 from kbapp.embedding.encoder import Encoder
 from kbapp.embedding.pack import ModelPack
 from kbapp.library import KnowledgeBase
 from kbapp.search.crossing import bridged_terms
+from kbapp.search.lexical import TermCounter, term_counter
 from kbapp.text.bridge import bridge, parse, word_forms
 from kbapp.text.script import Script
 from kbapp.text.terms import query_terms
 
 
 @pytest.fixture
-def conn(tmp_path: Path) -> Iterator[Connection]:
-    """An empty library's connection: it holds none of the translations."""
+def count(tmp_path: Path) -> Iterator[TermCounter]:
+    """Passages holding each term in an empty library: it holds none of the translations."""
     with KnowledgeBase(tmp_path / "lib") as kb, kb.engine.connect() as connection:
-        yield connection
+        yield term_counter(connection, None)
 
 
 def test_short_glosses_both_ways() -> None:
@@ -35,15 +35,15 @@ def test_short_glosses_both_ways() -> None:
     assert not {"way", "number", "amount"} & set(b.english_for("如何复位？多少个端口？"))  # nor 如何, 多少
 
 
-def test_bridged_terms_remember_the_word_they_translate(conn: Connection) -> None:
+def test_bridged_terms_remember_the_word_they_translate(count: TermCounter) -> None:
     """So a result can say "reset" was found for 复位, and 复位 for "reset"."""
-    english = bridged_terms(conn, "怎么复位端口", query_terms("怎么复位端口"), frozenset({Script.LATIN}))
+    english = bridged_terms(count, "怎么复位端口", query_terms("怎么复位端口"), frozenset({Script.LATIN}))
     assert english.sources["reset"] == "复位" and english.sources["port"] == "端口"
     assert {t.text for t in english.terms} == set(english.sources)
-    chinese = bridged_terms(conn, "reset the port", query_terms("reset the port"), frozenset({Script.CJK}))
+    chinese = bridged_terms(count, "reset the port", query_terms("reset the port"), frozenset({Script.CJK}))
     assert chinese.sources["复位"] == "reset"
     assert (
-        bridged_terms(conn, "怎么复位端口", query_terms("怎么复位端口"), frozenset({Script.CJK})).terms == []
+        bridged_terms(count, "怎么复位端口", query_terms("怎么复位端口"), frozenset({Script.CJK})).terms == []
     )
 
 
@@ -59,10 +59,14 @@ def test_an_english_word_is_searched_as_the_chinese_words_the_library_holds(tmp_
     (docs / "接线.txt").write_text("接线\n\n屏蔽线只在控制柜一端接地，电缆远离电机。\n", encoding="utf-8")
     with KnowledgeBase(tmp_path / "lib") as kb:
         with kb.engine.connect() as conn:
-            empty = bridged_terms(conn, question, query_terms(question), frozenset({Script.CJK}))
+            empty = bridged_terms(
+                term_counter(conn, None), question, query_terms(question), frozenset({Script.CJK})
+            )
         assert kb.import_paths([docs]).ok
         with kb.engine.connect() as conn:
-            held = bridged_terms(conn, question, query_terms(question), frozenset({Script.CJK}))
+            held = bridged_terms(
+                term_counter(conn, None), question, query_terms(question), frozenset({Script.CJK})
+            )
     first = {term.text for word in b.chinese_of("shield") for term in query_terms(word)}
     assert {t.text for t in empty.terms if empty.sources[t.text] == "shield"} == first
     assert held.sources["屏蔽"] == "shield" and held.sources["电缆"] == "cable"
@@ -193,16 +197,16 @@ def test_the_model_tokenizer_splits_chinese_into_words(default_pack: ModelPack) 
 
 
 def test_the_keyword_bridge_reads_the_question_as_the_same_words(
-    default_pack: ModelPack, conn: Connection
+    default_pack: ModelPack, count: TermCounter
 ) -> None:
     """The English terms a Chinese question adds to keyword search come from the words the
     unknown-word check sees, not from a longest match across the tokenizer's splits."""
     question = "带圈数字最大能输入多少"
     terms = query_terms(question)
     library = frozenset({Script.LATIN})
-    plain = {t.text for t in bridged_terms(conn, question, terms, library).terms}
+    plain = {t.text for t in bridged_terms(count, question, terms, library).terms}
     boundaries = Encoder(default_pack).word_boundaries
-    split = {t.text for t in bridged_terms(conn, question, terms, library, boundaries).terms}
+    split = {t.text for t in bridged_terms(count, question, terms, library, boundaries).terms}
     assert "almighti" in plain  # 大能 "almighty": a word the user never wrote
     assert "almighti" not in split
     assert {"digit", "input"} <= split
@@ -275,12 +279,12 @@ def test_a_character_with_a_grammatical_sense_a_name_or_a_number_is_not_read_alo
     assert b.english_pairs("给张把两题", characters=True) == [("题", "topic")]
 
 
-def test_keyword_search_reads_a_character_of_no_dictionary_word_alone(conn: Connection) -> None:
+def test_keyword_search_reads_a_character_of_no_dictionary_word_alone(count: TermCounter) -> None:
     """CC-CEDICT lacks 坐标轴 ("coordinate axis"): its 轴 is searched as "axis", 删 as "delete";
     the preposition 给 and the numeral 两 are not read."""
     query = "给坐标轴删两个刻度"
-    english = bridged_terms(conn, query, query_terms(query), frozenset({Script.LATIN}), characters=True)
+    english = bridged_terms(count, query, query_terms(query), frozenset({Script.LATIN}), characters=True)
     assert english.sources["axi"] == "轴" and english.sources["delet"] == "删"
     assert not {"给", "两"} & set(english.sources.values())
-    keyword_mode = bridged_terms(conn, query, query_terms(query), frozenset({Script.LATIN}))
+    keyword_mode = bridged_terms(count, query, query_terms(query), frozenset({Script.LATIN}))
     assert not {"轴", "删"} & set(keyword_mode.sources.values())
