@@ -26,6 +26,7 @@ from kbapp.text.script import CJK_CHARS as _CJK
 _ALNUM = rf"[^\W_{_CJK}]"
 # Exactly two groups: ``index_terms`` unpacks ``findall``'s pairs.
 _TOKEN_RE = re.compile(rf"(?P<cjk>[{_CJK}]+)|(?P<word>{_ALNUM}+(?:[-./_:]{_ALNUM}+)*)")
+_CJK_ONLY_RE = re.compile(f"[{_CJK}]+")
 _SEPARATORS_RE = re.compile(r"[-./_:]")
 _LETTER_DIGIT_RE = re.compile(r"[^\W\d_]+|\d+")
 
@@ -231,21 +232,39 @@ def _word_term_spans(word: str) -> tuple[tuple[str, int, int], ...]:
     return tuple((t.text, t.start, t.end) for t in _word_terms(word, 0))
 
 
+@lru_cache(maxsize=64)
+def _cjk_matcher(
+    pairs: frozenset[str], lasts: frozenset[str], prefixes: tuple[str, ...]
+) -> re.Pattern[str] | None:
+    """Where a run of CJK characters holds a query term, as ``index_terms`` cut it: a character pair
+    at any place, a lone character as a run's last (``_cjk_terms``), or else a prefix term's
+    character. A lookahead matches at every place, so overlapping pairs are all found; the
+    alternatives are tried in that order, as a pair is preferred to the character it starts with."""
+    ways = [re.escape(p) for p in sorted(pairs)]
+    ways += [re.escape(c) + "$" for c in sorted(lasts)]
+    if prefixes:
+        ways.append("[" + "".join(re.escape(c) for c in prefixes) + "]")
+    return re.compile(f"(?=({'|'.join(ways)}))") if ways else None
+
+
 def term_spans(text: str, terms: list[Term]) -> list[tuple[int, int, str]]:
     """Every occurrence of a query term in ``text``: code-point span and the term's text (a
     prefix term, a lone CJK character, is named by that character), in text order."""
     exact = {t.text for t in terms if not t.prefix}
     prefixes = tuple(t.text for t in terms if t.prefix)
+    cjk = [t for t in exact if _CJK_ONLY_RE.fullmatch(t)]
+    matcher = _cjk_matcher(
+        frozenset(t for t in cjk if len(t) == 2), frozenset(t for t in cjk if len(t) == 1), prefixes
+    )
     folded, index = fold_with_map(text)
     spans: list[tuple[int, int, str]] = []
     for m in _TOKEN_RE.finditer(folded):
         token, base = m.group(), m.start()
         if m.lastgroup == "cjk":
-            for i in range(len(token)):
-                if token[i : i + 2] in exact:
-                    spans.append((base + i, base + i + 2, token[i : i + 2]))
-                elif token[i] in prefixes:
-                    spans.append((base + i, base + i + 1, token[i]))
+            if matcher is not None:
+                for found in matcher.finditer(token):
+                    term = found.group(1)
+                    spans.append((base + found.start(), base + found.start() + len(term), term))
             continue
         for term, start, end in _word_term_spans(token):
             if term in exact:

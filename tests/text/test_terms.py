@@ -6,6 +6,7 @@ import pytest
 
 from kbapp.text.fold import fold, fold_with_map
 from kbapp.text.terms import (
+    Term,
     code_terms,
     fts_match_expression,
     highlight_spans,
@@ -125,6 +126,13 @@ def test_highlight_merges_cjk_run_and_maps_codes() -> None:
     occurrences = term_spans(text, query_terms("曝光时间 xk-200 exposure nothing"))
     assert [text[s:e] for s, e in highlight_spans(occurrences)] == ["曝光時間", "XK-200", "Exposure"]
     assert [term for _, _, term in occurrences] == ["曝光", "光时", "时间", "xk200", "exposur"]
+
+
+def test_chinese_terms_are_found_at_every_pair_and_prefix_character() -> None:
+    text = "复位按钮，电压过高时电压表闪烁"
+    assert term_spans(text, query_terms("电压 复")) == [(0, 1, "复"), (5, 7, "电压"), (10, 12, "电压")]
+    both = [Term("复位", 0, 2), Term("复", 0, 1, prefix=True)]  # a pair before the character it starts with
+    assert term_spans("复位复", both) == [(0, 2, "复位"), (2, 3, "复")]
 
 
 def test_highlight_offsets_survive_expanding_folds() -> None:
