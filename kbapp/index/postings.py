@@ -9,9 +9,9 @@ term's passages and frequencies in arrays, the same sum is a few vector operatio
 The scores are FTS5's to the last bits of a double: the same formula (``fts5_aux.c``: k1 1.2,
 b 0.75, column weights ``store.keywords``, IDF from the passages holding the term, clamped at
 1e-6), the same token counts, and the same library totals, which ``build`` checks against FTS5's
-own before the copy may serve (``matches``). Terms FTS5 reads as phrases (several tokens) or
-prefixes are still scored by FTS5 (``kbapp.search.lexical``); the sums add up, as BM25 is a sum
-over the question's phrases.
+own before the copy may serve (``matches``). Terms FTS5 reads as phrases (several tokens) are
+still scored by FTS5, and so are prefixes in a library changed since the copy was built
+(``kbapp.search.lexical``); the sums add up, as BM25 is a sum over the question's phrases.
 
 Frequencies are kept as ``20 * body + 7 * context`` occurrences, whole numbers, so the context
 column's weight of 0.35 is exact.

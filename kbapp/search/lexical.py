@@ -1,7 +1,8 @@
 """Keyword retrieval: the query's terms ORed in an FTS5 MATCH expression, ranked by its BM25
-(the query runs in ``kbapp.store.keywords``). In a large library the one-token terms are scored
-from a copy of the postings (``kbapp.index.postings``) and FTS5 scores only the phrases and
-prefixes: the same BM25 sums, without FTS5 scoring every matching passage row by row.
+(the query runs in ``kbapp.store.keywords``). In a large library the one-token terms, and the
+prefixes while the library is the one the copy was built from, are scored from a copy of the
+postings (``kbapp.index.postings``) and FTS5 scores only the rest: the same BM25 sums, without
+FTS5 scoring every matching passage row by row.
 
 Only chunks that contain at least one query term come back, so a query that matches nothing
 returns nothing — never "the first N chunks".
