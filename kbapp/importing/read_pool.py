@@ -37,7 +37,7 @@ import psutil
 
 from kbapp.importing.parse_worker import POLL_SECONDS, Outcome, ParseWorker, Request, next_ticket, read_one
 from kbapp.importing.reading import ImportCancelled, ReadResult
-from kbapp.ingest.sniff import SUFFIX_FORMATS, Format
+from kbapp.ingest.formats import SUFFIX_FORMATS, Format
 
 _CUT_BY_WORKERS = (Format.TEXT, Format.MARKDOWN)
 

@@ -22,8 +22,7 @@ from kbapp.ingest.document import (
     ParsedDocument,
 )
 from kbapp.ingest.errors import ingest_error
-from kbapp.ingest.sniff import SUFFIX_FORMATS, Format, sniff
-from kbapp.ingest.source import read_head
+from kbapp.ingest.formats import SUFFIX_FORMATS, Format
 
 __all__ = [
     "SUPPORTED_SUFFIXES",
@@ -56,6 +55,9 @@ _log = logging.getLogger(__name__)
 
 def parse_file(path: Path) -> ParsedDocument:
     """Parse ``path`` into pages of typed blocks, or raise ``IngestError`` saying why not."""
+    from kbapp.ingest.sniff import sniff  # with its text decoding: only where files are read
+    from kbapp.ingest.source import read_head
+
     path = Path(path)
     reader = _reader(sniff(path, read_head(path)))
     try:

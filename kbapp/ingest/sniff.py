@@ -20,42 +20,14 @@ from __future__ import annotations
 
 import re
 import zipfile
-from enum import StrEnum
 from pathlib import Path
 
 from kbapp.ingest import ole2
 from kbapp.ingest.decoding import bom_encoding, looks_binary
 from kbapp.ingest.document import IngestError, IngestErrorKind
 from kbapp.ingest.errors import ingest_error
+from kbapp.ingest.formats import SUFFIX_FORMATS, Format
 
-
-class Format(StrEnum):
-    PDF = "pdf"
-    DOCX = "docx"
-    EPUB = "epub"
-    HTML = "html"
-    MARKDOWN = "markdown"
-    TEXT = "text"
-    IMAGE = "image"
-
-
-SUFFIX_FORMATS: dict[str, Format] = {
-    ".pdf": Format.PDF,
-    ".docx": Format.DOCX,
-    ".epub": Format.EPUB,
-    ".html": Format.HTML,
-    ".htm": Format.HTML,
-    ".xhtml": Format.HTML,
-    ".md": Format.MARKDOWN,
-    ".markdown": Format.MARKDOWN,
-    ".txt": Format.TEXT,
-    ".text": Format.TEXT,
-    ".png": Format.IMAGE,
-    ".jpg": Format.IMAGE,
-    ".jpeg": Format.IMAGE,
-    ".tif": Format.IMAGE,
-    ".tiff": Format.IMAGE,
-}
 # Scans and photos the OCR stage reads (GIF stays refused: it is a graphics format, not a scan).
 _IMAGE_MAGIC = (b"\x89PNG\r\n\x1a\n", b"\xff\xd8\xff", b"II*\x00", b"MM\x00*")
 

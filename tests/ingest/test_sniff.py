@@ -9,7 +9,8 @@ import pymupdf
 import pytest
 
 from kbapp.ingest import SUPPORTED_SUFFIXES, IngestError, IngestErrorKind, parse_file
-from kbapp.ingest.sniff import Format, looks_like_markdown, sniff
+from kbapp.ingest.formats import Format
+from kbapp.ingest.sniff import looks_like_markdown, sniff
 from tests.office_files import OLE2_SIGNATURE, ole2_file
 
 PNG_HEAD = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR"
