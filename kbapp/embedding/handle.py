@@ -17,13 +17,12 @@ from typing import TYPE_CHECKING
 
 from kbapp.chunking.estimate import estimate_tokens
 from kbapp.chunking.splitter import TokenCounter
-from kbapp.embedding.budget import counter_for
 from kbapp.embedding.model_process import ModelProcess, ModelProcessError, RemoteCounter, RemoteEncoder
 from kbapp.embedding.pack import ModelPack, PackError, load_pack
-from kbapp.embedding.tokens import TextTokenizer, load_tokenizer
 
 if TYPE_CHECKING:
     from kbapp.embedding.encoder import Encoder
+    from kbapp.embedding.tokens import TextTokenizer
 
 
 class ModelHandle:
@@ -66,6 +65,8 @@ class ModelHandle:
         """One tokenizer for chunk budgets and the encoder: loading it holds the GIL."""
         with self._tokenizer_lock:
             if self._tokenizer is None:
+                from kbapp.embedding.tokens import load_tokenizer  # tokenizers: when counting or embedding
+
                 self._tokenizer = load_tokenizer(pack.tokenizer_path)
             return self._tokenizer
 
@@ -78,6 +79,8 @@ class ModelHandle:
             elif self._process is not None:
                 self._counter = RemoteCounter(self._process)
             else:
+                from kbapp.embedding.budget import counter_for
+
                 self._counter = counter_for(self._shared_tokenizer(pack))
         return self._counter
 

@@ -14,8 +14,8 @@ import os
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 
-import psutil
 from sqlalchemy import delete, insert, select, update
 from sqlalchemy.engine import Connection
 
@@ -43,6 +43,8 @@ class Job:
 
 def _process_started(pid: int) -> float | None:
     """When process ``pid`` started; None if it is gone (a killed process not yet reaped counts as gone)."""
+    import psutil  # when a job is written or found: 10-15 ms a one-shot search does not pay
+
     try:
         process = psutil.Process(pid)
         return None if process.status() == psutil.STATUS_ZOMBIE else process.create_time()
@@ -50,7 +52,9 @@ def _process_started(pid: int) -> float | None:
         return None
 
 
-_OWN_START = _process_started(os.getpid()) or 0.0
+@cache
+def _own_start() -> float:
+    return _process_started(os.getpid()) or 0.0
 
 
 def owner_alive(job: Job) -> bool:
@@ -60,7 +64,7 @@ def owner_alive(job: Job) -> bool:
 
 
 def is_own(job: Job) -> bool:
-    return job.owner_pid == os.getpid() and abs(job.owner_started - _OWN_START) < 0.5
+    return job.owner_pid == os.getpid() and abs(job.owner_started - _own_start()) < 0.5
 
 
 def start_job(
@@ -71,7 +75,7 @@ def start_job(
 ) -> Job:
     """Record a job of ``files`` (path, source) to import; ``settled`` (path, outcome, message) are
     files already decided (e.g. lost beyond recovery) that the job reports but does not read."""
-    job = Job(0, kind, os.getpid(), _OWN_START, time.time())
+    job = Job(0, kind, os.getpid(), _own_start(), time.time())
     job_id = conn.execute(
         insert(import_jobs).values(
             kind=kind, owner_pid=job.owner_pid, owner_started=job.owner_started, created_at=job.created_at
@@ -111,7 +115,7 @@ def claim_job(conn: Connection, job_id: int) -> None:
     conn.execute(
         update(import_jobs)
         .where(import_jobs.c.id == job_id)
-        .values(owner_pid=os.getpid(), owner_started=_OWN_START)
+        .values(owner_pid=os.getpid(), owner_started=_own_start())
     )
 
 

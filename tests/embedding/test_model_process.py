@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from kbapp.contract import Cancelled
-from kbapp.embedding import budget, handle
+from kbapp.embedding import budget, tokens
 from kbapp.embedding.encoder import Encoder
 from kbapp.embedding.handle import ModelHandle
 from kbapp.embedding.model_process import PASSAGES, ModelProcess, RemoteCounter, RemoteEncoder
@@ -108,7 +108,7 @@ def test_a_library_with_the_model_process_never_builds_the_tokenizer_here(
     def refuse(_path: Path) -> None:
         raise AssertionError("the tokenizer was built in the window's process")
 
-    monkeypatch.setattr(handle, "load_tokenizer", refuse)
+    monkeypatch.setattr(tokens, "load_tokenizer", refuse)
     with KnowledgeBase(
         tmp_path / "far", pack_dir=default_pack.path, parse_limits=None, model_process=True
     ) as far:
