@@ -14,7 +14,7 @@ import threading
 import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import DBAPIError
@@ -25,10 +25,12 @@ from kbapp.importing.readers import Readers
 from kbapp.sources.apply import PlanRun, Target
 from kbapp.sources.plan import make_plan
 from kbapp.sources.scan import FolderScan, scan_folder
-from kbapp.sources.watcher import RESCAN, FolderWatcher
 from kbapp.store import collections, sources
 from kbapp.store.database import write_transaction
 from kbapp.store.errors import classify
+
+if TYPE_CHECKING:  # watchdog: imported by a window that watches, not by every library opened
+    from kbapp.sources.watcher import FolderWatcher
 
 
 def folder_of(path: str, folders: list[str]) -> str | None:
@@ -98,9 +100,11 @@ class WatchedFolders:
             if not sources.remove(conn, self._key(folder)):
                 raise SourceError(f"{self._key(folder)}: not a watched folder")
 
-    def watcher(self, on_change: Callable[[], None], *, rescan: float = RESCAN) -> FolderWatcher:
+    def watcher(self, on_change: Callable[[], None]) -> FolderWatcher:
         """A watcher of these folders calling ``on_change`` (on its own thread) after changes and rescans."""
-        return FolderWatcher(lambda: [s.path for s in self.list()], on_change, rescan=rescan)
+        from kbapp.sources.watcher import FolderWatcher
+
+        return FolderWatcher(lambda: [s.path for s in self.list()], on_change)
 
     folder_of = staticmethod(folder_of)
 
