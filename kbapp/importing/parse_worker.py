@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import itertools
 import multiprocessing
-import pickle
 import signal
 import sys
 import threading
@@ -85,18 +84,6 @@ def _how_it_died(exitcode: int | None) -> str:
         except ValueError:
             return f"signal {-exitcode}"
     return f"exit code {exitcode}" if exitcode is not None else "no answer"
-
-
-def require_picklable(parse: Parser) -> None:
-    """The worker is spawned, so it gets ``parse`` by pickling: a lambda or a nested function fails
-    there, at the first file, with an error that does not say why. Say it up front."""
-    try:
-        pickle.dumps(parse)
-    except (pickle.PicklingError, AttributeError, TypeError) as err:
-        raise ValueError(
-            "parse must be a module-level function to run in the parse worker "
-            "(or pass parse_limits=None to read in this process)"
-        ) from err
 
 
 class ParseWorker:

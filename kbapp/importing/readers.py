@@ -11,14 +11,14 @@ library reads (a folder sync included) and all are stopped when the library clos
 from __future__ import annotations
 
 import contextlib
+import pickle
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from kbapp.chunking import ChunkingConfig
 from kbapp.embedding.handle import ModelHandle
 from kbapp.importing.limits import ParseLimits
-from kbapp.importing.parse_worker import PageParser, ParseWorker, require_picklable
-from kbapp.importing.read_pool import ReadPool, worker_count
 from kbapp.importing.reading import (
     InProcessReader,
     PageReader,
@@ -29,6 +29,10 @@ from kbapp.importing.reading import (
     crash_error,
 )
 from kbapp.ingest.document import IngestError
+
+if TYPE_CHECKING:  # the worker modules load when the first worker is made: a search never needs them
+    from kbapp.importing.parse_worker import PageParser, ParseWorker
+    from kbapp.importing.read_pool import ReadPool
 
 
 class Readers:
@@ -58,6 +62,8 @@ class Readers:
         if self._limits is None:
             return InProcessReader(self._parse, self._count_tokens, self._chunking)
         if self._file_workers is None:
+            from kbapp.importing.read_pool import ReadPool, worker_count
+
             parse, limits = self._parse, self._limits
             self._file_workers = ReadPool(lambda: self._worker(parse, limits), worker_count())
         with contextlib.suppress(OSError):  # reported for the first file, if it persists
@@ -81,6 +87,8 @@ class Readers:
             self._page_worker.stop()
 
     def _worker(self, parse: Parser | PageParser, limits: ParseLimits) -> ParseWorker:
+        from kbapp.importing.parse_worker import ParseWorker
+
         return ParseWorker(parse, self._chunking, limits, self._count_tokens, self._tokenizer)
 
     def _page_in_process(
@@ -94,3 +102,15 @@ class Readers:
             raise
         except Exception as exc:  # an OCR bug costs this page only
             raise crash_error(path, exc) from exc
+
+
+def require_picklable(parse: Parser) -> None:
+    """The worker is spawned, so it gets ``parse`` by pickling: a lambda or a nested function fails
+    there, at the first file, with an error that does not say why. Say it up front."""
+    try:
+        pickle.dumps(parse)
+    except (pickle.PicklingError, AttributeError, TypeError) as err:
+        raise ValueError(
+            "parse must be a module-level function to run in the parse worker "
+            "(or pass parse_limits=None to read in this process)"
+        ) from err
