@@ -11,7 +11,8 @@ Three kinds of evidence, in this order:
    a third of ``MARGIN[False]``). A passage in the question's own language is left to the
    keyword coverage (at least one word must be held through the dictionary), and the rule is not
    used where the dictionary leaves two characters in a row unread (上海, a brand): the question
-   may be about them. Not fitted: no constant.
+   may be about them. A character the passage holds by one of its own glosses was read (长 "long"
+   of 太长, "too long"). Not fitted: no constant.
    Or, for a question in the other language than its first result, that result is first both
    by keywords and by meaning, in a pool of at least ``AGREEMENT_POOL`` passages
    (``first_in_both``): answered. Across languages each ranking alone is weak evidence (on

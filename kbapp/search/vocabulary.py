@@ -158,21 +158,18 @@ def missing(words: Words, counts: Mapping[str, int]) -> tuple[str, ...]:
     return tuple(word.text for word in words if not any(all(counts[t] for t in a) for a in word.alternatives))
 
 
-def _wholly_read(query: str, splits: Splitter | None) -> bool:
-    """No two characters in a row of ``query`` are left out of the dictionary's words (上海, a
-    brand): a question about what the dictionary cannot read is not judged by the rest."""
-    folded = fold(query)
-    dictionary = bridge() or Bridge({}, {})
-    return dictionary.unread(folded, splits(folded) if splits is not None else None) < 2
-
-
-def held_whole(words: Words, text: str) -> bool:
+def held_whole(words: Words, text: str, question: str, boundaries: AbstractSet[int] | None) -> bool:
     """Whether ``text`` holds every one of ``words``, each as written or as an exact translation,
     and needs the dictionary for one at least: for a question in the other language, what a
     passage covering all of its keywords is to a question in the passage's language (which the
     keyword coverage already judges). Without an exact translation among ``words`` (an English
     question: its Chinese words are never exact) no passage can, and ``text`` is not read: it
-    would cost every English search 3 ms for ten passages."""
+    would cost every English search 3 ms for ten passages.
+
+    Nor does a passage hold the question whole where the dictionary leaves two characters in a row
+    of ``question`` (folded; ``boundaries``: where its words may start and end) unread (上海, a
+    brand): the question may be about them. A character left over that the passage holds by one of
+    its own glosses (长 "long" of 太长, "too long") was read, and what it says is there."""
     if not any(word.exact for word in words):
         return False
     terms = set(index_terms(text).split())
@@ -181,7 +178,14 @@ def held_whole(words: Words, text: str) -> bool:
         return any(terms.issuperset(way) for way in ways)
 
     own = [has(word.own) for word in words]
-    return bool(words) and not all(own) and all(o or has(w.exact) for o, w in zip(own, words, strict=True))
+    if not words or all(own) or not all(o or has(w.exact) for o, w in zip(own, words, strict=True)):
+        return False
+    dictionary = bridge() or Bridge({}, {})
+
+    def read_alone(char: str) -> bool:
+        return has([_terms(english) for english in dictionary.alone(char)])
+
+    return dictionary.unread(question, boundaries, read_alone) < 2
 
 
 def vocabulary(
@@ -200,7 +204,9 @@ def vocabulary(
     translations = {
         word.text: word.translations for word in words if word.text in unknown and word.translations
     }
-    whole = not unknown and any(held_whole(words, text) for text in texts) and _wholly_read(query, splits)
+    folded = fold(query)
+    boundaries = splits(folded) if splits is not None else None
+    whole = not unknown and any(held_whole(words, text, folded, boundaries) for text in texts)
     translated = 0 if Script.LATIN in library.scripts else sum(not CJK_RE.search(word.text) for word in words)
     return Vocabulary(
         len(words), unknown, library.terms, any(counts[c] for c in codes), translations, whole, translated

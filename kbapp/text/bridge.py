@@ -24,7 +24,7 @@ import re
 import sqlite3
 import threading
 from collections import defaultdict
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from contextlib import suppress
 from dataclasses import dataclass, field
@@ -133,15 +133,23 @@ class Bridge:
         most it can") is read as 最 + 大能 ("almighty"), since the dictionary has no 最大."""
         return [piece for _, piece, whole in self._pieces(text, boundaries) if whole]
 
-    def unread(self, text: str, boundaries: AbstractSet[int] | None = None) -> int:
+    def unread(
+        self,
+        text: str,
+        boundaries: AbstractSet[int] | None = None,
+        read_alone: Callable[[str], bool] | None = None,
+    ) -> int:
         """The longest run of Chinese characters in ``text`` that are part of no dictionary word
         (a place name, a brand, a word the dictionary lacks): a lone character left over is a
-        particle or a preposition more often than a topic; two in a row are usually a word."""
+        particle or a preposition more often than a topic; two in a row are usually a word.
+        ``read_alone`` says which characters left over were read all the same, by their own
+        glosses (``alone``)."""
         longest, left, end = 0, 0, -1
         for at, piece, whole in self._pieces(text, boundaries):
             # a character left over counts on from the one before it, or starts a new run of Chinese
             counted = left + 1 if at == end else 1
-            left = 0 if whole or is_function_character(piece) else counted
+            read = whole or is_function_character(piece) or (read_alone is not None and read_alone(piece))
+            left = 0 if read else counted
             longest, end = max(longest, left), at + len(piece)
         return longest
 
@@ -220,9 +228,16 @@ class Bridge:
         for _, piece, whole in self._pieces(text, boundaries):
             if whole and not is_stopword(piece):
                 pairs += [(piece, english) for english in self.searched(piece)]
-            elif not whole and characters and not is_function_character(piece) and piece not in CJK_NUMERALS:
-                pairs += [(piece, english) for english in self.single.get(piece, ())[:SEARCHED_PER_WORD]]
+            elif not whole and characters:
+                pairs += [(piece, english) for english in self.alone(piece)]
         return pairs
+
+    def alone(self, char: str) -> tuple[str, ...]:
+        """The English words a character that is part of no dictionary word is read as: its first
+        one-word glosses (``single``), none for a function character or a numeral."""
+        if is_function_character(char) or char in CJK_NUMERALS:
+            return ()
+        return self.single.get(char, ())[:SEARCHED_PER_WORD]
 
     def searched(self, word: str) -> tuple[str, ...]:
         """The English words ``word`` is searched with: its exact equivalents if it has any (a word

@@ -101,6 +101,24 @@ def test_bundled_sample_library_refuses_chatty_questions(tmp_path: Path, default
         assert res.results[0].title.startswith("IO-8D") and res.unknown_words == (), res.unknown_words
 
 
+def test_a_one_manual_library_answers_a_chinese_question_it_holds_whole(
+    tmp_path: Path, default_pack: ModelPack
+) -> None:
+    """Eight English passages: the cross-language margin of a library this small is out of reach
+    of a short Chinese question (0.03–0.05 above everyday English), so its words must carry it.
+    曝光时间太长 ("exposure time too long") was refused: 太长 is no dictionary word, and two
+    characters in a row left over may be a name. The exposure section says "long", 长's own gloss."""
+    with KnowledgeBase(tmp_path / "lib", pack_dir=default_pack.path) as kb:
+        assert kb.import_paths([SAMPLE_LIBRARY / "xk200_camera_manual.md"]).ok
+        kb.embed_pending()
+        for question in ("曝光时间太长怎么办", "曝光时间太长"):
+            res = kb.search(question)
+            assert res.results and "Exposure Time" in res.results[0].heading, (question, res.closest[:1])
+        # Names the dictionary cannot read still keep a question from being held whole by its
+        # other words ("time").
+        assert kb.search("从上海到杭州坐高铁要多长时间").results == []
+
+
 def test_small_library_needs_a_closer_passage_where_words_say_little(
     tmp_path: Path, default_pack: ModelPack
 ) -> None:

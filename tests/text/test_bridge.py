@@ -252,6 +252,8 @@ def test_unread_counts_characters_in_no_word_but_not_particles() -> None:
     assert b.unread("怎么复位控制器") == 0  # 怎, 么: question characters
     assert b.unread("把控制器复位") == 1  # 把: one character, a preposition
     assert b.unread("从上海复位控制器") == 3  # 从上海: 上海 is no word of this dictionary
+    # ... unless a character was read by its own glosses (``Bridge.alone``) all the same
+    assert b.unread("从上海复位控制器", read_alone=lambda char: char == "上") == 1
 
 
 def test_a_character_in_no_dictionary_word_is_read_by_its_own_glosses() -> None:
