@@ -58,7 +58,9 @@ STOPWORDS = frozenset(
 # question character pairs with a function character to make one; with any other character it
 # is part of a content word and stays (吗啡 morphine, 哪吒 Nezha, 呢绒 woollen cloth).
 _CJK_QUESTION_CHARS = frozenset("哪谁吗呢啥么幺什怎")  # 幺: 么 after folding
-_CJK_FUNCTION_CHARS = frozenset("是的了个些里儿种一那这多要能会有在好为样")
+# ... and the degree adverbs 很 ("very") and 太 ("too"), which qualify a word and name nothing: 振动很大
+# ("the vibration is very strong") is about vibration.
+_CJK_FUNCTION_CHARS = frozenset("是的了个些里儿种一那这多要能会有在好为样很太")
 _CJK_QUESTION_BIGRAMS = frozenset(["多久", "多少", "几个", "如何", "为何", "何时", "何年", "何处", "怎样"])
 # 多 before a measure asks how much of it, as 多久 and 多少 do: 多大 how big, 多远 how far (not
 # 多重, "multiple", a word of its own).

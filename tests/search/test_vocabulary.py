@@ -256,13 +256,13 @@ def test_a_question_the_dictionary_cannot_read_is_not_found_whole(english_librar
 
 
 def test_a_character_read_by_a_gloss_the_passage_holds_was_read(english_library: KnowledgeBase) -> None:
-    """太晚 ("too late") is no dictionary word, and two characters in a row left over may be a name
-    (上海). A passage that says "late", one of 晚's own glosses, shows the question was read: 太
+    """过晚 ("too late") is no dictionary word, and two characters in a row left over may be a name
+    (上海). A passage that says "late", one of 晚's own glosses, shows the question was read: 过
     alone is one character left over, as a particle would be."""
     late = "Lubricated too late, the hydraulic pump wears out."
-    assert passages_of(english_library, "润滑太晚", [late]).held_whole
+    assert passages_of(english_library, "润滑过晚", [late]).held_whole
     lubricated = MANUAL.split(". ")[2]
-    assert not passages_of(english_library, "润滑太晚", [lubricated]).held_whole
+    assert not passages_of(english_library, "润滑过晚", [lubricated]).held_whole
 
 
 def test_a_count_of_times_is_not_a_word_the_passage_must_hold(english_library: KnowledgeBase) -> None:

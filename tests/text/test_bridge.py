@@ -251,6 +251,7 @@ def test_unread_counts_characters_in_no_word_but_not_particles() -> None:
     b = parse(["復位 复位 [fu4 wei4] /to reset/", "控制器 控制器 [kong4 zhi4 qi4] /controller/"])
     assert b.unread("怎么复位控制器") == 0  # 怎, 么: question characters
     assert b.unread("把控制器复位") == 1  # 把: one character, a preposition
+    assert b.unread("复位很慢") == 1  # 很 ("very"), a degree adverb, qualifies 慢 and names nothing
     assert b.unread("从上海复位控制器") == 3  # 从上海: 上海 is no word of this dictionary
     # ... unless a character was read by its own glosses (``Bridge.alone``) all the same
     assert b.unread("从上海复位控制器", read_alone=lambda char: char == "上") == 1
