@@ -53,21 +53,27 @@ class SearchFlow(QObject):
         window = self._window
         if request.query != window.search_bar.text().strip():
             return  # the field changed since; its own search is on the way
-        # The same question asked again (the library, scope or model changed) keeps the passage the
-        # user was reading; a new question starts at its best answer, [1].
-        shown = window.results_area.response
-        rerun = shown is not None and shown.query == response.query
         window.results_area.show_response(
             request,
             response,
             model_state=window.jobs.model_state,
             scope=window.library.scope_ids(),
-            keep=window.preview.result if rerun else None,
+            keep=self._kept(response),
         )
         if not response.results:
             window.preview.clear()
         window.menu_actions.update_enabled()
         emit(window.resultsShown)
+
+    def _kept(self, response: SearchResponse) -> SearchResult | None:
+        """The passage that stays selected: the same question asked again (the library, scope or
+        model changed) keeps the one the user moved to. A new question, or a reader who had not
+        left [1], starts at the best answer, [1]: vectors ready after a keyword-only first answer
+        often change it."""
+        shown, reading = self._window.results_area.response, self._window.preview.result
+        if shown is None or reading is None or not shown.results or shown.query != response.query:
+            return None
+        return reading if reading.chunk_ids != shown.results[0].chunk_ids else None
 
     def show_failure(self, _request: SearchRequest, message: str) -> None:
         self._window.results_area.show_failure(message)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pymupdf
@@ -14,6 +15,7 @@ from PySide6.QtWidgets import QApplication
 
 from kbapp.gui.jobs import IMPORT
 from kbapp.gui.results_view import HtmlRole
+from kbapp.gui.search_runner import SearchRequest
 from kbapp.library.knowledge_base import ParseLimits
 from tests.gui.conftest import WAIT_MS, drop_paths, import_by_drop, screenshot, search
 from tests.gui.slow_parser import slow_parse
@@ -343,3 +345,9 @@ def test_a_new_question_starts_at_its_first_result_and_a_rerun_keeps_the_one_rea
     search(qtbot, window, "exposure time trigger")  # the passage read is among these results too
     assert reading.chunk_ids in [r.chunk_ids for r in window.results_area.response.results]
     assert view.currentIndex().row() == 0
+    # A rerun whose best answer changed (vectors ready after a keyword-only first answer) moves a
+    # reader who had not left [1] to the new [1]: the one selected was the old best, not a choice.
+    shown = window.results_area.response
+    swapped = replace(shown, results=[shown.results[1], shown.results[0], *shown.results[2:]])
+    window.search_flow.show_response(SearchRequest(shown.query), swapped)
+    assert view.currentIndex().row() == 0 and window.preview.result == swapped.results[0]
