@@ -27,7 +27,7 @@ from kbapp.search.profile import Profile
 from kbapp.text.bridge import Bridge, bridge
 from kbapp.text.fold import fold
 from kbapp.text.script import CJK_RE, CJK_RUN_RE, Script
-from kbapp.text.terms import CJK_NUMERALS, index_terms, is_code, is_stopword, query_terms
+from kbapp.text.terms import CJK_NUMERALS, Term, index_terms, is_code, is_stopword, query_terms
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +81,11 @@ Words = list[Word]
 Splitter = Callable[[str], AbstractSet[int]]  # a text's word boundaries (``QueryEncoder.word_boundaries``)
 
 
+def _content(term: Term) -> bool:
+    """Whether an English query term is a word of the question's topic: no stopword, number or prefix."""
+    return not (term.prefix or term.text.isdigit() or is_stopword(term.text))
+
+
 def _english_words(folded: str, dictionary: Bridge, library: frozenset[Script]) -> Words:
     """The content words outside the Chinese runs: the word, its parts if it is a compound, its
     translations."""
@@ -88,7 +93,7 @@ def _english_words(folded: str, dictionary: Bridge, library: frozenset[Script]) 
     latin = CJK_RUN_RE.sub(" ", folded)
     names = dictionary.names(latin)
     for term in query_terms(latin):
-        if term.prefix or term.text.isdigit() or is_stopword(term.text):
+        if not _content(term):
             continue
         raw = latin[term.start : term.end]
         alternatives = [[term.text]]
@@ -102,10 +107,37 @@ def _english_words(folded: str, dictionary: Bridge, library: frozenset[Script]) 
             continue  # nothing to look it up in
         own = list(alternatives)
         alternatives += [_bigrams(word) for word in translations]
-        # An English word's Chinese words are every headword glossed with it, loose and many
-        # ("fault": 毛病, 错处, 不是): none is exact.
-        out.append(Word(raw, alternatives, tuple(translations), own, []))
+        out.append(
+            Word(
+                raw,
+                alternatives,
+                tuple(translations),
+                own,
+                _exact_chinese(term.text, named, translations, dictionary, library),
+            )
+        )
     return out
+
+
+def _exact_chinese(
+    term: str,
+    named: Sequence[str],
+    translations: Sequence[str],
+    dictionary: Bridge,
+    library: frozenset[Script],
+) -> Alternatives:
+    """The Chinese words among ``translations`` that are exact translations of the English word
+    (query term ``term``): those one of whose exact equivalents it is (中断 for "interrupt", as
+    "interrupt" is for 中断), and a two-word name's (短路 for "short" of "short circuit"). None in a
+    library without Chinese text, where no passage could hold them."""
+    if Script.CJK not in library:
+        return []
+    exact = [
+        word
+        for word in translations
+        if word in named or any(_terms(english) == [term] for english in dictionary.exact.get(word, ()))
+    ]
+    return [_bigrams(word) for word in exact]
 
 
 def _terms(english: str) -> list[str]:
@@ -163,8 +195,8 @@ def held_whole(words: Words, text: str, question: str, boundaries: AbstractSet[i
     and needs the dictionary for one at least: for a question in the other language, what a
     passage covering all of its keywords is to a question in the passage's language (which the
     keyword coverage already judges). Without an exact translation among ``words`` (an English
-    question: its Chinese words are never exact) no passage can, and ``text`` is not read: it
-    would cost every English search 3 ms for ten passages.
+    question asked of a library with no Chinese text) no passage can, and ``text`` is not read: it
+    would cost every such search 3 ms for ten passages.
 
     Nor does a passage hold the question whole where the dictionary leaves two characters in a row
     of ``question`` (folded; ``boundaries``: where its words may start and end) unread (上海, a
@@ -179,6 +211,14 @@ def held_whole(words: Words, text: str, question: str, boundaries: AbstractSet[i
 
     own = [has(word.own) for word in words]
     if not words or all(own) or not all(o or has(w.exact) for o, w in zip(own, words, strict=True)):
+        return False
+    # An English word the dictionary cannot translate (a name: Roth, flexbox) is left out of
+    # ``words`` in a library without English; as for a name it cannot read, the passage must hold it.
+    looked_up = {word.alternatives[0][0] for word in words}
+    named = [
+        t.text for t in query_terms(CJK_RUN_RE.sub(" ", question)) if _content(t) and t.text not in looked_up
+    ]
+    if not terms.issuperset(named):
         return False
     dictionary = bridge() or Bridge({}, {})
 

@@ -119,6 +119,19 @@ def test_a_one_manual_library_answers_a_chinese_question_it_holds_whole(
         assert kb.search("从上海到杭州坐高铁要多长时间").results == []
 
 
+def test_a_one_guide_library_answers_an_english_question_it_holds_whole(
+    tmp_path: Path, default_pack: ModelPack
+) -> None:
+    """The reverse: the IO-8D guide alone is one Chinese passage, and "input channel short circuit"
+    stood 0.05 above everyday Chinese, under the small-library 0.06. Its words are there, each as
+    an exact Chinese word (输入, 通道, 短路)."""
+    with KnowledgeBase(tmp_path / "lib", pack_dir=default_pack.path) as kb:
+        assert kb.import_paths([SAMPLE_LIBRARY / "io8d_模块故障排除.txt"]).ok
+        kb.embed_pending()
+        assert kb.search("input channel short circuit").results
+        assert kb.search("How do I bake sourdough bread?").results == []
+
+
 def test_small_library_needs_a_closer_passage_where_words_say_little(
     tmp_path: Path, default_pack: ModelPack
 ) -> None:

@@ -265,6 +265,36 @@ def test_a_character_read_by_a_gloss_the_passage_holds_was_read(english_library:
     assert not passages_of(english_library, "润滑过晚", [lubricated]).held_whole
 
 
+CHINESE_MANUAL = "F305：输入通道短路。断开该通道的传感器接线，逐个排查。"
+
+
+@pytest.fixture
+def chinese_library(tmp_path: Path):  # type: ignore[no-untyped-def]
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "guide.txt").write_text("故障代码\n\n" + CHINESE_MANUAL + "\n", encoding="utf-8")
+    with KnowledgeBase(tmp_path / "lib") as kb:
+        assert kb.import_paths([tmp_path / "docs"]).ok
+        yield kb
+
+
+def test_an_english_question_is_held_whole_by_the_exact_chinese_words(chinese_library: KnowledgeBase) -> None:
+    """输入 is "input" exactly, as "input" is 输入; 短路 is the two-word name "short circuit". The
+    reverse of a Chinese question on an English manual: the passage holds each word."""
+    assert passages_of(chinese_library, "input channel short circuit", [CHINESE_MANUAL]).held_whole
+    assert not passages_of(chinese_library, "input channel short circuit", ["断开传感器接线。"]).held_whole
+
+
+def test_an_english_word_the_dictionary_cannot_translate_must_be_in_the_passage(
+    chinese_library: KnowledgeBase,
+) -> None:
+    """Kovrak has no Chinese word: left out of the words looked up (it cannot be missing from a
+    Chinese library), it may be what the question is about, as an unread Chinese name may be."""
+    words = passages_of(chinese_library, "Kovrak input channel short circuit", [CHINESE_MANUAL])
+    assert words.unknown == () and not words.held_whole
+    named = CHINESE_MANUAL + " Kovrak"
+    assert passages_of(chinese_library, "Kovrak input channel short circuit", [named]).held_whole
+
+
 def test_a_count_of_times_is_not_a_word_the_passage_must_hold(english_library: KnowledgeBase) -> None:
     """多久…一次 asks "how often": 一次 is glossed "first; linear (math)", words no schedule says.
     Counted as a word, it kept the lubrication sentence from holding the question whole."""
