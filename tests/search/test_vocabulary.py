@@ -3,6 +3,7 @@ about something no document mentions."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -39,13 +40,25 @@ MANUAL = (
 )
 
 
-@pytest.fixture
-def english_library(tmp_path: Path):  # type: ignore[no-untyped-def]
-    (tmp_path / "docs").mkdir()
-    (tmp_path / "docs" / "manual.txt").write_text("Manual\n\n" + MANUAL + "\n", encoding="utf-8")
-    with KnowledgeBase(tmp_path / "lib") as kb:
-        assert kb.import_paths([tmp_path / "docs"]).ok
+CHINESE_MANUAL = "F305：输入通道短路。断开该通道的传感器接线，逐个排查。"
+
+
+def one_document(folder: Path, title: str, text: str) -> Iterator[KnowledgeBase]:
+    (folder / "docs").mkdir()
+    (folder / "docs" / "document.txt").write_text(f"{title}\n\n{text}\n", encoding="utf-8")
+    with KnowledgeBase(folder / "lib") as kb:
+        assert kb.import_paths([folder / "docs"]).ok
         yield kb
+
+
+@pytest.fixture
+def english_library(tmp_path: Path) -> Iterator[KnowledgeBase]:
+    yield from one_document(tmp_path, "Manual", MANUAL)
+
+
+@pytest.fixture
+def chinese_library(tmp_path: Path) -> Iterator[KnowledgeBase]:
+    yield from one_document(tmp_path, "故障代码", CHINESE_MANUAL)
 
 
 def words_of(kb: KnowledgeBase, query: str) -> Vocabulary:
@@ -263,18 +276,6 @@ def test_a_character_read_by_a_gloss_the_passage_holds_was_read(english_library:
     assert passages_of(english_library, "润滑过晚", [late]).held_whole
     lubricated = MANUAL.split(". ")[2]
     assert not passages_of(english_library, "润滑过晚", [lubricated]).held_whole
-
-
-CHINESE_MANUAL = "F305：输入通道短路。断开该通道的传感器接线，逐个排查。"
-
-
-@pytest.fixture
-def chinese_library(tmp_path: Path):  # type: ignore[no-untyped-def]
-    (tmp_path / "docs").mkdir()
-    (tmp_path / "docs" / "guide.txt").write_text("故障代码\n\n" + CHINESE_MANUAL + "\n", encoding="utf-8")
-    with KnowledgeBase(tmp_path / "lib") as kb:
-        assert kb.import_paths([tmp_path / "docs"]).ok
-        yield kb
 
 
 def test_an_english_question_is_held_whole_by_the_exact_chinese_words(chinese_library: KnowledgeBase) -> None:
