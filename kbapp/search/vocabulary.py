@@ -215,10 +215,10 @@ def held_whole(words: Words, text: str, question: str, boundaries: AbstractSet[i
     # An English word the dictionary cannot translate (a name: Roth, flexbox) is left out of
     # ``words`` in a library without English; as for a name it cannot read, the passage must hold it.
     looked_up = {word.alternatives[0][0] for word in words}
-    named = [
+    untranslated = [
         t.text for t in query_terms(CJK_RUN_RE.sub(" ", question)) if _content(t) and t.text not in looked_up
     ]
-    if not terms.issuperset(named):
+    if not terms.issuperset(untranslated):
         return False
     dictionary = bridge() or Bridge({}, {})
 
