@@ -11,8 +11,9 @@ A word counts as known when it occurs anywhere in the library: itself, its parts
 (``fill-in-the-blank``), one of its dictionary translations (``text.bridge``) or of a two-word name
 it is part of ("short" and "circuit" as 短路), so a Chinese question about an English manual is judged
 on the English words of its Chinese ones, or for a Chinese word a synonym the dictionary gives
-through a translation. Words that cannot be looked up at all (an English word without a translation,
-asked of a Chinese-only library; numbers) are left out rather than counted as unknown.
+through a translation. Words that cannot be looked up at all (numbers; an English word without a
+translation in an English question asked of a Chinese-only library, which writes names in Chinese)
+are left out rather than counted as unknown.
 """
 
 from __future__ import annotations
@@ -91,6 +92,9 @@ def _english_words(folded: str, dictionary: Bridge, library: frozenset[Script]) 
     translations."""
     out = []
     latin = CJK_RUN_RE.sub(" ", folded)
+    # Latin words a Chinese question keeps (nginx, Modbus, VLAN) are the ones Chinese text writes in
+    # Latin too, so they are looked up as written even where no document is in English.
+    within_chinese = latin != folded
     names = dictionary.names(latin)
     for term in query_terms(latin):
         if not _content(term):
@@ -103,7 +107,7 @@ def _english_words(folded: str, dictionary: Bridge, library: frozenset[Script]) 
         # A word of a two-word name is also present as the name's Chinese ("short" as 短路).
         named = [c for start, end, _, words in names if start <= term.start < end for c in words]
         translations = list(dict.fromkeys(named + dictionary.chinese_for(raw)))
-        if Script.LATIN not in library and not translations:
+        if Script.LATIN not in library and not translations and not within_chinese:
             continue  # nothing to look it up in
         own = list(alternatives)
         alternatives += [_bigrams(word) for word in translations]
@@ -247,7 +251,11 @@ def vocabulary(
     folded = fold(query)
     boundaries = splits(folded) if splits is not None else None
     whole = not unknown and any(held_whole(words, text, folded, boundaries) for text in texts)
-    translated = 0 if Script.LATIN in library.scripts else sum(not CJK_RE.search(word.text) for word in words)
+    translated = (
+        0
+        if Script.LATIN in library.scripts
+        else sum(bool(word.translations) and not CJK_RE.search(word.text) for word in words)
+    )
     return Vocabulary(
         len(words), unknown, library.terms, any(counts[c] for c in codes), translations, whole, translated
     )

@@ -120,6 +120,18 @@ def test_english_words_asked_of_a_chinese_library_are_looked_up_through_translat
         assert words_of(kb, "how to reset the controller during the season").translated == 0
 
 
+def test_latin_words_of_a_chinese_question_are_looked_up_as_written(chinese_library: KnowledgeBase) -> None:
+    """A name a Chinese question writes in Latin (nginx, Modbus) is written so in Chinese text
+    too: asked of a library with no English document it is looked for as written, and missing
+    there. The same word in an English question is left out, as a name the library would write
+    in Chinese."""
+    chinese = words_of(chinese_library, "nginx 的输入通道短路怎么排查？")
+    assert chinese.unknown == ("nginx",) and chinese.translated == 0, chinese
+    assert words_of(chinese_library, "F305 输入通道短路").unknown == ()
+    english = words_of(chinese_library, "nginx input channel short circuit")
+    assert "nginx" not in english.unknown and english.checked == english.translated, english
+
+
 def test_a_word_missing_only_from_the_translations_refuses_less() -> None:
     """An English question on Chinese paragraphs whose one word of six the dictionary's first
     Chinese words for it miss ("season": 赛季 is its fifth) is judged on its margin, as a question
