@@ -25,7 +25,7 @@ from typing import NamedTuple
 
 from kbapp.search.lexical import TermCounter
 from kbapp.search.profile import Profile
-from kbapp.text.bridge import Bridge, bridge
+from kbapp.text.bridge import CANDIDATES, Bridge, bridge
 from kbapp.text.fold import fold
 from kbapp.text.script import CJK_RE, CJK_RUN_RE, Script
 from kbapp.text.terms import CJK_NUMERALS, Term, index_terms, is_code, is_stopword, query_terms
@@ -111,15 +111,11 @@ def _english_words(folded: str, dictionary: Bridge, library: frozenset[Script]) 
             continue  # nothing to look it up in
         own = list(alternatives)
         alternatives += [_bigrams(word) for word in translations]
-        out.append(
-            Word(
-                raw,
-                alternatives,
-                tuple(translations),
-                own,
-                _exact_chinese(term.text, named, translations, dictionary, library),
-            )
-        )
+        # A passage may hold a later sense exactly, as keyword search looks among ``CANDIDATES`` for
+        # one the library holds: 保险丝 is the dictionary's sixth word for "fuse" (``held_whole``).
+        later = [chinese for _, chinese in dictionary.chinese_pairs(raw, CANDIDATES)]
+        exact = _exact_chinese(term.text, named, list(dict.fromkeys(named + later)), dictionary, library)
+        out.append(Word(raw, alternatives, tuple(translations), own, exact))
     return out
 
 
@@ -245,12 +241,16 @@ def vocabulary(
     counts = count({t for word in words for a in word.alternatives for t in a})
     codes = [word.alternatives[0][0] for word in words if is_code(word.text)]
     unknown = missing(words, counts)
+    folded = fold(query)
+    boundaries = splits(folded) if splits is not None else None
+    # A word is missing from the library by its first translations, but a passage holding every
+    # word knows it by another exact one; a missing word without one cannot be held.
+    holdable = all(word.exact for word in words if word.text in unknown)
+    whole = holdable and any(held_whole(words, text, folded, boundaries) for text in texts)
+    unknown = () if whole else unknown
     translations = {
         word.text: word.translations for word in words if word.text in unknown and word.translations
     }
-    folded = fold(query)
-    boundaries = splits(folded) if splits is not None else None
-    whole = not unknown and any(held_whole(words, text, folded, boundaries) for text in texts)
     translated = (
         0
         if Script.LATIN in library.scripts

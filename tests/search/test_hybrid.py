@@ -124,11 +124,13 @@ def test_a_one_guide_library_answers_an_english_question_it_holds_whole(
 ) -> None:
     """The reverse: the IO-8D guide alone is one Chinese passage, and "input channel short circuit"
     stood 0.05 above everyday Chinese, under the small-library 0.06. Its words are there, each as
-    an exact Chinese word (输入, 通道, 短路)."""
+    an exact Chinese word (输入, 通道, 短路). The guide's 保险丝 is "fuse" exactly, though only the
+    dictionary's sixth word for it."""
     with KnowledgeBase(tmp_path / "lib", pack_dir=default_pack.path) as kb:
         assert kb.import_paths([SAMPLE_LIBRARY / "io8d_模块故障排除.txt"]).ok
         kb.embed_pending()
         assert kb.search("input channel short circuit").results
+        assert kb.search("how do I replace the fuse").results
         assert kb.search("How do I bake sourdough bread?").results == []
 
 

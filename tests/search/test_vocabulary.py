@@ -314,3 +314,20 @@ def test_a_count_of_times_is_not_a_word_the_passage_must_hold(english_library: K
     lubricated = MANUAL.split(". ")[2]
     words = passages_of(english_library, "多久润滑一次？", [lubricated])
     assert words.checked == 1 and words.unknown == () and words.held_whole, words
+
+
+FUSE = "更换保险丝前必须断开 24 V 电源。"
+
+
+@pytest.fixture
+def fuse_library(tmp_path: Path) -> Iterator[KnowledgeBase]:
+    yield from one_document(tmp_path, "故障排除", FUSE)
+
+
+def test_a_passage_holding_a_later_exact_sense_holds_the_word(fuse_library: KnowledgeBase) -> None:
+    """保险丝 is "fuse" exactly, but only the dictionary's sixth Chinese word for it, after 导火索
+    ("fuse" of a bomb): by its first words "fuse" is missing from a guide that says 保险丝, yet the
+    passage on replacing the fuse holds the question whole, and then nothing is missing."""
+    words = passages_of(fuse_library, "how do I replace the fuse", [FUSE])
+    assert words.held_whole and words.unknown == (), words
+    assert passages_of(fuse_library, "how do I replace the fuse", ["断开 24 V 电源。"]).unknown == ("fuse",)
