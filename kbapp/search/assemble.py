@@ -127,9 +127,10 @@ def _translations(
     """For each word of the question that ``text`` holds only through the dictionary, the words of
     ``text`` that stand for it (密封 → ["seal"]), each term's first form only (not "suppressions,
     suppression, suppressed"), in order of appearance; a word the passage also holds as the
-    question wrote it needs no explaining."""
+    question wrote it needs no explaining. A Chinese word is matched as overlapping pairs of
+    characters: those of one word are shown as the word (fuse → 保险丝, not 保险, 险丝)."""
     found = {term for _, _, term in occurrences}
-    out: dict[str, list[str]] = {}
+    spans: dict[str, list[tuple[int, int]]] = {}
     shown: set[str] = set()
     for s, e, term in occurrences:
         source = sources.get(term)
@@ -137,8 +138,12 @@ def _translations(
             continue
         shown.add(term)  # looked at once, at its first occurrence
         if not {t.text for t in query_terms(source)} <= found:
-            out.setdefault(source, []).append(text[s:e])
-    return out
+            words = spans.setdefault(source, [])
+            if words and s < words[-1][1]:
+                words[-1] = (words[-1][0], max(e, words[-1][1]))
+            else:
+                words.append((s, e))
+    return {source: [text[s:e] for s, e in words] for source, words in spans.items()}
 
 
 def _matches(

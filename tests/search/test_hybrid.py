@@ -130,7 +130,8 @@ def test_a_one_guide_library_answers_an_english_question_it_holds_whole(
         assert kb.import_paths([SAMPLE_LIBRARY / "io8d_模块故障排除.txt"]).ok
         kb.embed_pending()
         assert kb.search("input channel short circuit").results
-        assert kb.search("how do I replace the fuse").results
+        res = kb.search("how do I replace the fuse")
+        assert res.results and "fuse → 保险丝" in res.results[0].translated_terms(), res.closest[:1]
         assert kb.search("How do I bake sourdough bread?").results == []
 
 
