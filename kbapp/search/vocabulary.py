@@ -111,30 +111,31 @@ def _english_words(folded: str, dictionary: Bridge, library: frozenset[Script]) 
             continue  # nothing to look it up in
         own = list(alternatives)
         alternatives += [_bigrams(word) for word in translations]
-        # A passage may hold a later sense exactly, as keyword search looks among ``CANDIDATES`` for
-        # one the library holds: 保险丝 is the dictionary's sixth word for "fuse" (``held_whole``).
-        later = [chinese for _, chinese in dictionary.chinese_pairs(raw, CANDIDATES)]
-        exact = _exact_chinese(term.text, named, list(dict.fromkeys(named + later)), dictionary, library)
+        exact = _exact_chinese(term.text, raw, named, dictionary, library)
         out.append(Word(raw, alternatives, tuple(translations), own, exact))
     return out
 
 
 def _exact_chinese(
     term: str,
+    raw: str,
     named: Sequence[str],
-    translations: Sequence[str],
     dictionary: Bridge,
     library: frozenset[Script],
 ) -> Alternatives:
-    """The Chinese words among ``translations`` that are exact translations of the English word
-    (query term ``term``): those one of whose exact equivalents it is (中断 for "interrupt", as
-    "interrupt" is for 中断), and a two-word name's (短路 for "short" of "short circuit"). None in a
-    library without Chinese text, where no passage could hold them."""
+    """The Chinese words that are exact translations of the English word (query term ``term``,
+    written ``raw``): a two-word name's it is part of (``named``: 短路 for "short" of "short
+    circuit"), and those of its first ``CANDIDATES`` one of whose exact equivalents it is (中断 for
+    "interrupt", as "interrupt" is for 中断). A passage may hold a later sense, as keyword search
+    looks among as many for one the library holds: 保险丝 is the dictionary's sixth word for "fuse".
+    None in a library without Chinese text, where no passage could hold them."""
     if Script.CJK not in library:
         return []
+    later = [chinese for _, chinese in dictionary.chinese_pairs(raw, CANDIDATES)]
+    candidates = dict.fromkeys([*named, *later])
     exact = [
         word
-        for word in translations
+        for word in candidates
         if word in named or any(_terms(english) == [term] for english in dictionary.exact.get(word, ()))
     ]
     return [_bigrams(word) for word in exact]
