@@ -11,7 +11,7 @@ setup: $(VENV)/.installed $(PACK)
 
 $(VENV)/.installed: pyproject.toml packaging/ocr-models.txt
 	bash packaging/system-deps.sh
-	$(PYTHON) -m venv $(VENV)
+	$(PYTHON) -m venv --clear $(VENV)  # a setup stopped halfway left a venv without pip
 	$(BIN)/pip install -q --upgrade pip
 	$(BIN)/pip install -q -e '.[gui,dev]'
 	$(BIN)/pip install -q --no-deps --require-hashes -r packaging/ocr-models.txt
