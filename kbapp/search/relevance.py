@@ -15,17 +15,23 @@ Three kinds of evidence, in this order:
    of 太长, "too long"). Not fitted: no constant.
    Or, for a question in the other language than its first result, that result is first both
    by keywords and by meaning, in a pool of at least ``AGREEMENT_POOL`` passages
-   (``first_in_both``): answered. Across languages each ranking alone is weak evidence (on
+   (``Agreement.OTHER_LANGUAGE``): answered. Across languages each ranking alone is weak evidence (on
    XQuAD's English paragraphs, 28 % of the Chinese questions were refused, and their best
    paragraph stood a median 0.020 above everyday text); the two agreeing on one passage out of
    hundreds is strong. Not fitted: no constant but the pool (a 1 % chance of agreeing at random).
 2. Too many of the question's words occur nowhere in the library (``vocabulary``) and it names no
    code the library has: refused, unless the best passage is so close in meaning that the words
-   must be synonyms. That escape is for a word or two the library spells or names differently:
-   when half the question's words or more are unknown (``MOSTLY_UNKNOWN``), no closeness makes
-   them all synonyms, and the question is refused. An English word asked of a library with no
-   English text can only be looked up through the dictionary, which misses more: such words refuse
-   a question only when half of its words are missing (``UNKNOWN_SHARE_TRANSLATED``).
+   must be synonyms, or is first both by keywords and by meaning in the question's own language
+   and holds ``AGREED_COVERAGE`` of its keyword weight (``Agreement.OWN_LANGUAGE``): the
+   question is then left to the margin of step 3. That is a user's own words for what the manual
+   says ("records of uneven length" asked of a manual that says "lines of varying length").
+   Within one language both rankings read the question's own words, so their agreement alone
+   answers nothing; on a passage holding much of the question's keyword weight it says the
+   missing words are paraphrase. These escapes are for a word or two the library spells or names
+   differently: when half the question's words or more are unknown (``MOSTLY_UNKNOWN``), nothing
+   makes them all synonyms, and the question is refused. An English word asked of a library with
+   no English text can only be looked up through the dictionary, which misses more: such words
+   refuse a question only when half of its words are missing (``UNKNOWN_SHARE_TRANSLATED``).
 3. Otherwise the best passage of some language pool must be closer to the question than the
    closest everyday sentence in that pool's language is (``everyday``). Both sides of that
    comparison are the same language pair, so a Chinese question answered by an English manual
@@ -96,6 +102,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from collections.abc import Set as AbstractSet
+from enum import Enum
 
 from kbapp.contract import SearchResult
 from kbapp.search.vocabulary import Vocabulary
@@ -138,8 +145,24 @@ CROSS_REFERENCE_PASSAGES = 8_409
 CROSS_SLOPE = 0.006
 CROSS_FLOOR = 0.03
 # Two independent first choices out of a pool of n passages coincide by chance once in n: below a
-# hundred passages (more than 1 %) agreement says too little (``first_in_both``). Not fitted.
+# hundred passages (more than 1 %) agreement says too little (``agreement``). Not fitted.
 AGREEMENT_POOL = 100
+# The keyword weight a passage first in both rankings of the question's own language must hold to
+# forgive the question its unknown words (step 2). Fitted by ``bench/calibrate_relevance.py``
+# (``fit_agreed_coverage``) on the odd-numbered questions of the eleven libraries of
+# ``CROSS_SLOPE`` and the fitting out-of-scope files: the lowest, in steps of 0.05, that answers
+# no fitting out-of-scope question the gate without it refuses. Reported on the even-numbered
+# questions and ``oos_heldout.jsonl`` (README).
+AGREED_COVERAGE = 0.4
+
+
+class Agreement(Enum):
+    """Whether the first result is first both by keywords and by meaning in a pool of at least
+    ``AGREEMENT_POOL`` passages, and in which language relative to the question's."""
+
+    NONE = "none"
+    OWN_LANGUAGE = "own language"
+    OTHER_LANGUAGE = "other language"
 
 
 def vocabulary_strength(library_terms: int) -> float:
@@ -205,27 +228,35 @@ def _foreign(words: Vocabulary, strength: float) -> bool:
     return bool(words.unknown) and not words.known_code and words.unknown_share >= needed
 
 
-def first_in_both(
+def agreement(
     first: SearchResult, scripts: AbstractSet[Script], question: Script, pool_passages: Mapping[Script, int]
-) -> bool:
-    """Whether ``first``, the first result, whose passages are in ``scripts``, is in another
-    language than the ``question``, first both in the keyword ranking and in the vector ranking,
-    and in a language pool of at least ``AGREEMENT_POOL`` passages (``pool_passages``).
+) -> Agreement:
+    """Whether ``first``, the first result, whose passages are in ``scripts``, is first both in the
+    keyword ranking and in the vector ranking, in language pools of at least ``AGREEMENT_POOL``
+    passages (``pool_passages``), and whether in the ``question``'s language or the other.
 
     Across languages the two rankings are independent witnesses: keywords reach the passage
     through the dictionary's translations, vectors through the model's alignment of the two
     languages. Both are weak alone there (a Chinese question's best English passage stands only a
     little above everyday English text), but when each picks the same passage first out of a pool
     of hundreds, that passage is rarely there by chance. Within one language the two share the
-    question's own words, so their agreement says less, and the rule is not used.
+    question's own words, so their agreement says less (``relevant`` asks more of it).
     """
-    return (
+    agreed = (
         first.why.get("lexical_rank") == 1
         and first.why.get("dense_rank") == 1
         and bool(scripts)
-        and question not in scripts
         and min(pool_passages.get(script, 0) for script in scripts) >= AGREEMENT_POOL
     )
+    if not agreed:
+        return Agreement.NONE
+    return Agreement.OWN_LANGUAGE if question in scripts else Agreement.OTHER_LANGUAGE
+
+
+def _forgiven(results: list[SearchResult], agreed: Agreement, coverage: float = AGREED_COVERAGE) -> bool:
+    """The question's own-language first result, agreed on by both rankings, holds ``coverage`` of
+    its keyword weight: its unknown words are the user's paraphrase, not another subject."""
+    return agreed is Agreement.OWN_LANGUAGE and results[0].why.get("keyword_coverage", 0.0) >= coverage
 
 
 def relevant(
@@ -235,14 +266,14 @@ def relevant(
     query: Script,
     words: Vocabulary,
     pool_passages: Mapping[Script, int],
-    agreed: bool = False,
+    agreed: Agreement = Agreement.NONE,
 ) -> bool:
     """``best``: the highest cosine in each language pool; ``everyday``: the question's highest
     cosine with everyday text, per language; ``words``: what the library knows of the question;
-    ``pool_passages``: how many passages each pool holds; ``agreed``: the first result is in the
-    other language and first in both rankings (``first_in_both``)."""
+    ``pool_passages``: how many passages each pool holds; ``agreed``: whether the first result is
+    first in both rankings, and in which language (``agreement``)."""
     covered = any(r.why.get("keyword_coverage", 0.0) >= COVERAGE_FLOOR for r in results)
-    if covered or words.held_whole or agreed:
+    if covered or words.held_whole or agreed is Agreement.OTHER_LANGUAGE:
         return True
     strength = vocabulary_strength(words.library_terms)
     margins = []
@@ -253,5 +284,6 @@ def relevant(
     if _foreign(words, strength):
         if words.unknown_share >= MOSTLY_UNKNOWN:
             return False
-        return any(margin >= max(CLOSE[same], needed) for margin, same, needed in margins)
+        if not _forgiven(results, agreed):
+            return any(margin >= max(CLOSE[same], needed) for margin, same, needed in margins)
     return any(margin >= needed for margin, same, needed in margins)

@@ -38,7 +38,7 @@ from kbapp.search.fusion import score_blend
 from kbapp.search.lexical import lexical_search, term_counter, term_stats
 from kbapp.search.pointers import is_pointer
 from kbapp.search.profile import LibraryProfile
-from kbapp.search.relevance import first_in_both, relevant
+from kbapp.search.relevance import agreement, relevant
 from kbapp.search.scripts import DocumentScripts
 from kbapp.search.straddling import without_straddling
 from kbapp.search.vocabulary import vocabulary
@@ -249,7 +249,7 @@ class Searcher:
             best = _best_per_pool(dense, pool_of, semantic.hubness(pool_of))
             sizes = {script: pool.size for script, pool in pools.items()}
             scripts = {pool_of[c] for c in results[0].chunk_ids if c in pool_of}
-            agreed = first_in_both(results[0], scripts, question, sizes)
+            agreed = agreement(results[0], scripts, question, sizes)
             if not relevant(results, best, everyday, question, words, sizes, agreed):
                 results, closest = [], results
         if not results:

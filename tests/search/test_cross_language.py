@@ -34,7 +34,7 @@ SEAL_EN = (
     "hours, and at once if the casing weeps."
 )
 # Answered only because keyword search (through the dictionary) and vector search both rank them
-# first (``relevance.first_in_both``): their best vector stands too little above everyday English.
+# first (``relevance.agreement``): their best vector stands too little above everyday English.
 BATTERY_EN = (
     "Battery backup: the clock battery keeps the date and time while the controller is unpowered. "
     "When the display shows a blinking clock after power-up, the coin cell is flat and must be changed."
