@@ -53,7 +53,7 @@ class Group:
     answerable: bool
     ids: np.ndarray
     odd: np.ndarray  # the id ends in an odd number: used for fitting
-    covered: np.ndarray  # a result covers enough keywords, or holds every word in the other language
+    covered: np.ndarray  # a result covers enough keywords, holds every word, or is agreed on across languages
     same: np.ndarray  # best (cosine - everyday cosine) over the pools in the question's language
     cross: np.ndarray  # ... over the pools in the other language
     cross_halvings: np.ndarray  # halvings of that pool below ``relevance.CROSS_REFERENCE_PASSAGES``
@@ -61,17 +61,24 @@ class Group:
     share: np.ndarray  # share of its words unknown to the library
     translated: np.ndarray  # share of its words looked up only through their translations
     strength: np.ndarray  # the unknown-word rule's strength in the library (``vocabulary_strength``)
+    agreed_coverage: (
+        np.ndarray
+    )  # first result's keyword coverage when both rankings agree in the own language, else -1
 
 
 def collect(kb: KnowledgeBase, path: Path, name: str, answerable: bool) -> Group:
-    rows: list[tuple[str, bool, bool, float, float, float, bool, float, float, float]] = []
+    rows: list[tuple[str, bool, bool, float, float, float, bool, float, float, float, float]] = []
     current: dict[str, str] = {}
 
-    def spy(results, best, everyday, query, words: Vocabulary, sizes):  # type: ignore[no-untyped-def]
-        # Answered on words: keyword coverage, or a passage in the other language holding every word.
-        covered = words.held_whole or any(
-            r.why.get("keyword_coverage", 0.0) >= relevance.COVERAGE_FLOOR for r in results
+    def spy(results, best, everyday, query, words: Vocabulary, sizes, agreed):  # type: ignore[no-untyped-def]
+        # Answered on words (keyword coverage, a passage holding every word) or on agreement across languages.
+        covered = (
+            words.held_whole
+            or agreed is relevance.Agreement.OTHER_LANGUAGE
+            or any(r.why.get("keyword_coverage", 0.0) >= relevance.COVERAGE_FLOOR for r in results)
         )
+        own = agreed is relevance.Agreement.OWN_LANGUAGE
+        agreed_coverage = results[0].why.get("keyword_coverage", 0.0) if own else -1.0
         margins = {True: -1.0, False: -1.0}
         halvings = 0.0
         for script, sim in best.items():
@@ -90,6 +97,7 @@ def collect(kb: KnowledgeBase, path: Path, name: str, answerable: bool) -> Group
                 words.unknown_share,
                 words.translated_share,
                 relevance.vocabulary_strength(words.library_terms),
+                agreed_coverage,
             )
         )
         return True
@@ -118,6 +126,7 @@ class Gate:
     close: tuple[float, float]
     alone: tuple[float, float]  # the margins where the unknown-word rule has faded out
     cross_slope: float = 0.0  # taken off the cross-language margin per halving of a small pool
+    agreed_coverage: float = 9.0  # own-language agreement forgives unknown words from this coverage up
 
     @classmethod
     def shipped(cls) -> Gate:
@@ -127,6 +136,7 @@ class Gate:
             (relevance.CLOSE[True], relevance.CLOSE[False]),
             (relevance.MARGIN_ALONE[True], relevance.MARGIN_ALONE[False]),
             relevance.CROSS_SLOPE,
+            relevance.AGREED_COVERAGE,
         )
 
 
@@ -136,6 +146,7 @@ def kept(group: Group, gate: Gate) -> np.ndarray:
     needed = relevance.unknown_share_needed(group.strength, base)
     flagged = group.unknown & (group.share >= needed)
     escapes = ~(flagged & (group.share >= relevance.MOSTLY_UNKNOWN))
+    strict = flagged & (group.agreed_coverage < gate.agreed_coverage)  # not forgiven: needs CLOSE
     out = group.covered.copy()
     for i, (signal, same) in enumerate(((group.same, True), (group.cross, False))):
         margin = {True: gate.margin[0], False: gate.margin[1]}
@@ -144,7 +155,7 @@ def kept(group: Group, gate: Gate) -> np.ndarray:
             scaled = margin[False] - gate.cross_slope * group.cross_halvings
             margin = {False: np.maximum(relevance.CROSS_FLOOR, scaled)}
         plain = relevance.margin_needed(same, group.strength, margin, alone)
-        out |= escapes & (signal >= np.where(flagged, np.maximum(gate.close[i], plain), plain))
+        out |= escapes & (signal >= np.where(strict, np.maximum(gate.close[i], plain), plain))
     return out
 
 
@@ -239,6 +250,25 @@ def fit_cross_slope(groups: list[Group], gate: Gate) -> Gate:
     return best[1]
 
 
+def fit_agreed_coverage(groups: list[Group], gate: Gate) -> Gate:
+    """``gate`` with the lowest keyword coverage, in steps of 0.05 from 0.05 to ``COVERAGE_FLOOR``,
+    at which a first result agreed on by both rankings in the question's own language forgives its
+    unknown words without answering, on the odd ids, any out-of-scope question that ``gate``
+    without the rule refuses; none (9.0) if every step does."""
+    oos = [g for g in groups if not g.answerable]
+    without = replace(gate, agreed_coverage=9.0)
+    refused = [kept(g, without) == g.answerable for g in oos]
+    steps = (round(0.05 * step, 2) for step in range(1, round(relevance.COVERAGE_FLOOR / 0.05) + 1))
+    for coverage in steps:
+        candidate = replace(gate, agreed_coverage=coverage)
+        if all(
+            not (before & g.odd & (kept(g, candidate) != g.answerable)).any()
+            for g, before in zip(oos, refused, strict=True)
+        ):
+            return candidate
+    return without
+
+
 def fit_alone(groups: list[Group], gate: Gate) -> Gate:
     """``gate`` with the same-language margin for small libraries that refuses the most
     out-of-scope questions there, no lower than its own and keeping every answerable question it
@@ -307,6 +337,10 @@ def main() -> None:
     groups, reports = load(args.group), load(args.report)
     slope = fit_cross_slope(groups, Gate.shipped())
     print(f"CROSS_SLOPE fitted with the other shipped constants fixed: {slope.cross_slope}", flush=True)
+    agreed = fit_agreed_coverage(groups, Gate.shipped())
+    print(
+        f"AGREED_COVERAGE fitted with the other shipped constants fixed: {agreed.agreed_coverage}", flush=True
+    )
     same = fit_same(groups, replace(Gate.shipped(), margin=(0.0, relevance.MARGIN[False])))
     print(f"MARGIN[True] fitted from 0 with the other shipped constants fixed: {same.margin[0]}")
     fitted = fit(groups, args.keep)
