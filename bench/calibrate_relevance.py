@@ -12,8 +12,9 @@ every set; among equals the one that answers the most. The even ones, and every 
 group, are only scored with it. Printed: answered (answerable questions kept) and refused
 (out-of-scope questions that get nothing) per group and part, for the fitted and the shipped gate.
 
-``MARGIN[True]``, the same-language margin of large libraries, is refitted from 0 with the other
-shipped constants fixed (``fit_same``), and printed first: that is what ships.
+``CROSS_SLOPE`` (``fit_cross_slope``), ``AGREED_COVERAGE`` (``fit_agreed_coverage``) and
+``MARGIN[True]``, the same-language margin of large libraries (``fit_same``, from 0), are each
+refitted with the other shipped constants fixed, and printed first.
 
 With ``--small DIR`` (the libraries ``bench/small_libraries.py`` builds), ``MARGIN_ALONE``, the
 margins where the unknown-word rule has faded out, is then fitted the same way with the rest of
