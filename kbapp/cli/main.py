@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import logging
-import multiprocessing
 import os
 import sys
 import threading
@@ -291,7 +289,9 @@ def _nothing_left() -> bool:
     """Whether the interpreter's exit has nothing to wait for or tidy: no thread or child process
     still running, no window (Qt tears its own objects down), and no profiler or tracer (cProfile,
     coverage) that writes its report at exit."""
-    running = threading.active_count() > 1 or multiprocessing.active_children()
+    # Not imported for a keyword search (20 ms of its start): no child or handler exists without it.
+    processes = sys.modules.get("multiprocessing")
+    running = threading.active_count() > 1 or (processes is not None and processes.active_children())
     watched = sys.getprofile() is not None or sys.gettrace() is not None
     return not running and not watched and "PySide6" not in sys.modules
 
@@ -306,7 +306,8 @@ def run() -> NoReturn:
     code = main()
     if not _nothing_left():
         sys.exit(code)
-    logging.shutdown()
+    if (logs := sys.modules.get("logging")) is not None:
+        logs.shutdown()
     try:
         sys.stdout.flush()
         sys.stderr.flush()
