@@ -249,8 +249,14 @@ def vocabulary(
     holdable = all(word.exact for word in words if word.text in unknown)
     whole = holdable and any(held_whole(words, text, folded, boundaries) for text in texts)
     unknown = () if whole else unknown
+    # The other language's words are worth naming only where the library has text in it: "records"
+    # asked of an English manual was not missing as 录音.
     translations = {
-        word.text: word.translations for word in words if word.text in unknown and word.translations
+        word.text: word.translations
+        for word in words
+        if word.text in unknown
+        and word.translations
+        and (Script.LATIN if CJK_RE.search(word.text) else Script.CJK) in library.scripts
     }
     translated = (
         0

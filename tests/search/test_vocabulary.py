@@ -72,6 +72,15 @@ def test_missing_words_are_named_as_the_question_wrote_them(english_library: Kno
     assert words.checked == 5 and words.unknown_share == pytest.approx(0.6)
 
 
+def test_translations_are_named_only_in_a_language_the_library_holds(english_library: KnowledgeBase) -> None:
+    """An English word missing from an English library was not missing as its Chinese words (no
+    document is in Chinese); a Chinese word missing from it was looked for as its English ones."""
+    english = words_of(english_library, "Which pump records vibration?")
+    assert "records" in english.unknown and "records" not in english.translations, english
+    chinese = words_of(english_library, "红烧肉怎么做？")
+    assert chinese.translations and all(chinese.translations.values()), chinese
+
+
 def test_compounds_count_by_their_parts_and_numbers_do_not_count(english_library: KnowledgeBase) -> None:
     # "fill-in-blank" is not in the text whole, but each of its parts is; 1200 is a value, not a topic.
     words = words_of(english_library, "How wide is a fill-in-blank line at 1200 dpi?")
