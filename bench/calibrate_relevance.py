@@ -185,7 +185,14 @@ def fit(groups: list[Group], keep: float) -> Gate | None:
     ):
         if close_same < same or close_cross < cross:
             continue
-        gate = Gate((same, cross), share, (close_same, close_cross), (same, cross), relevance.CROSS_SLOPE)
+        gate = Gate(
+            (same, cross),
+            share,
+            (close_same, close_cross),
+            (same, cross),
+            relevance.CROSS_SLOPE,
+            relevance.AGREED_COVERAGE,
+        )
         kept_rates = [rate(g, gate, True) for g in answerable]
         if min(kept_rates) < keep:
             continue
