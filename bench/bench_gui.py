@@ -32,8 +32,7 @@ import tempfile
 import time
 from pathlib import Path
 
-import psutil
-
+from bench.gui_start import QUERY
 from bench.installed import as_installed
 from bench.report import TARGET_MISSED
 
@@ -49,71 +48,7 @@ TARGET_WINDOW_S = 0.5
 TARGET_FIRST_RESULT_S = 1.5
 IDLE_S = 2.0
 TARGET_STALL_MS = 100.0
-QUERY = "E5021 曝光时间"
-CHILD = (sys.executable, "-m", "bench.bench_gui")  # run from ROOT, so ``bench`` imports
-
-
-def _child_startup(data_dir: str, born: float) -> None:
-    """Runs in a fresh process, as ``kbapp gui`` does: show the window, type the query as soon as
-    it is on screen, print the timings as JSON. ``born`` is the wall-clock time at which the
-    parent spawned this process (the OS's process creation time is only known to within a second
-    on Linux: it is derived from the boot time, which /proc/stat gives in whole seconds)."""
-    from PySide6.QtCore import QTimer
-
-    import kbapp.cli.main  # noqa: F401  (what the ``kbapp`` command imports before it runs ``gui``)
-    from kbapp.gui.app import create_application, launch
-
-    app = create_application([sys.argv[0]])
-    times: dict[str, float] = {}
-    window = launch(data_dir)
-
-    def painted() -> None:
-        times["window"] = time.time() - born
-        window.search_bar.setText(QUERY)
-        window.search_bar.search_now()  # before the library is even open: it searches once attached
-
-    def shown() -> None:
-        response = window.results_area.response
-        if response and response.results and "first_result" not in times:
-            times["first_result"] = time.time() - born
-            times["results"] = len(response.results)
-            QTimer.singleShot(1000, window.close)  # a second on: the model and index are loaded
-
-    def closing() -> None:
-        me = psutil.Process()
-        times["rss_mb"] = me.memory_info().rss / 2**20
-        # The model's process (and any reader still running): the memory the window costs in all.
-        times["helpers_rss_mb"] = sum(c.memory_info().rss for c in me.children(recursive=True)) / 2**20
-
-    window.painted.connect(painted)
-    window.resultsShown.connect(shown)
-    app.aboutToQuit.connect(closing)
-    QTimer.singleShot(30_000, window.close)
-    app.exec()
-    if window.kb is not None:
-        window.kb.close()
-    print(json.dumps(times))
-
-
-def _child_bare(born: float) -> None:
-    """The baseline: the cheapest Qt window, in a fresh process, timed like ``_child_startup``."""
-    from PySide6.QtCore import QTimer
-    from PySide6.QtWidgets import QApplication, QMainWindow
-
-    app = QApplication([sys.argv[0]])
-    window = QMainWindow()
-    window.resize(1000, 700)
-    window.show()
-    times: dict[str, float] = {}
-
-    def painted() -> None:
-        times["window"] = time.time() - born
-        times["rss_mb"] = psutil.Process().memory_info().rss / 2**20
-        app.quit()
-
-    QTimer.singleShot(0, painted)  # the first event-loop turn, after the show's paint is queued
-    app.exec()
-    print(json.dumps(times))
+CHILD = (sys.executable, "-m", "bench.gui_start")  # run from ROOT, so ``bench`` imports
 
 
 def _prepare_sample_library(data_dir: Path) -> None:
@@ -133,7 +68,7 @@ def measure_startup(runs: int) -> dict[str, float]:
         bares: list[float] = []
         for _ in range(runs):  # alternating with the bare-window baseline
             out = subprocess.run(
-                [*CHILD, "--child-startup", str(data_dir), "--born", repr(time.time())],
+                [*CHILD, "startup", str(data_dir), repr(time.time())],
                 capture_output=True,
                 text=True,
                 check=True,
@@ -143,7 +78,7 @@ def measure_startup(runs: int) -> dict[str, float]:
             if "first_result" not in samples[-1]:
                 raise RuntimeError(f"the window showed no result for {QUERY!r} within 30 s")
             bare = subprocess.run(
-                [*CHILD, "--child-bare", "--born", repr(time.time())],
+                [*CHILD, "bare", repr(time.time())],
                 capture_output=True,
                 text=True,
                 check=True,
@@ -341,16 +276,7 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--no-embed", action="store_true", help="keyword-only library (no embedding phase)")
     parser.add_argument("--json", type=Path, help="write the results here")
-    parser.add_argument("--child-startup", metavar="DATA_DIR", help=argparse.SUPPRESS)
-    parser.add_argument("--child-bare", action="store_true", help=argparse.SUPPRESS)
-    parser.add_argument("--born", type=float, help=argparse.SUPPRESS)
     args = parser.parse_args()
-    if args.child_startup:
-        _child_startup(args.child_startup, args.born)
-        return 0
-    if args.child_bare:
-        _child_bare(args.born)
-        return 0
 
     as_installed()
     startup = measure_startup(args.runs)
