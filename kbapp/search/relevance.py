@@ -253,10 +253,11 @@ def agreement(
     return Agreement.OWN_LANGUAGE if question in scripts else Agreement.OTHER_LANGUAGE
 
 
-def _forgiven(results: list[SearchResult], agreed: Agreement, coverage: float = AGREED_COVERAGE) -> bool:
-    """The question's own-language first result, agreed on by both rankings, holds ``coverage`` of
-    its keyword weight: its unknown words are the user's paraphrase, not another subject."""
-    return agreed is Agreement.OWN_LANGUAGE and results[0].why.get("keyword_coverage", 0.0) >= coverage
+def _forgiven(results: list[SearchResult], agreed: Agreement) -> bool:
+    """The question's own-language first result, agreed on by both rankings, holds
+    ``AGREED_COVERAGE`` of its keyword weight: its unknown words are the user's paraphrase, not
+    another subject."""
+    return agreed is Agreement.OWN_LANGUAGE and results[0].why.get("keyword_coverage", 0.0) >= AGREED_COVERAGE
 
 
 def relevant(
