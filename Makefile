@@ -60,7 +60,7 @@ bench-deps: setup
 	@test -f /usr/share/doc/gnuplot/gnuplot.pdf || { [ "$$(id -u)" = 0 ] && apt-get install -y -q gnuplot-doc; } || \
 	  echo "The 311-page test manual is missing: run 'sudo apt-get install gnuplot-doc'."
 
-# Every benchmark, full size (20–58 minutes on two cores, by host, in the last four runs): bench/report/REPORT.md + plots, README table.
+# Every benchmark, full size (20–65 minutes on two cores, by host, in the last five runs): bench/report/REPORT.md + plots, README table.
 bench: bench-deps
 	$(BIN)/python -m bench.run_all
 
