@@ -32,16 +32,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench.gui_start import QUERY
+from bench.gui_start import QUERY  # importing it also picks offscreen Qt where there is no display
 from bench.installed import as_installed
 from bench.report import TARGET_MISSED
-
-if (
-    not os.environ.get("DISPLAY")
-    and not os.environ.get("WAYLAND_DISPLAY")
-    and sys.platform.startswith("linux")
-):
-    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 ROOT = Path(__file__).resolve().parents[1]
 TARGET_WINDOW_S = 0.5

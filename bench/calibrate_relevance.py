@@ -62,9 +62,8 @@ class Group:
     share: np.ndarray  # share of its words unknown to the library
     translated: np.ndarray  # share of its words looked up only through their translations
     strength: np.ndarray  # the unknown-word rule's strength in the library (``vocabulary_strength``)
-    agreed_coverage: (
-        np.ndarray
-    )  # first result's keyword coverage when both rankings agree in the own language, else -1
+    # the first result's keyword coverage when both rankings agree in the question's language, else -1
+    agreed_coverage: np.ndarray
 
 
 def collect(kb: KnowledgeBase, path: Path, name: str, answerable: bool) -> Group:

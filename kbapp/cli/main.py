@@ -289,7 +289,7 @@ def _nothing_left() -> bool:
     """Whether the interpreter's exit has nothing to wait for or tidy: no thread or child process
     still running, no window (Qt tears its own objects down), and no profiler or tracer (cProfile,
     coverage) that writes its report at exit."""
-    # Not imported for a keyword search (20 ms of its start): no child or handler exists without it.
+    # Not imported before the window paints (``kbapp gui``): no child process exists without it.
     processes = sys.modules.get("multiprocessing")
     running = threading.active_count() > 1 or (processes is not None and processes.active_children())
     watched = sys.getprofile() is not None or sys.gettrace() is not None
