@@ -106,6 +106,42 @@ def test_ivf_recall_on_clustered_data() -> None:
 
 
 @pytest.mark.parametrize("kind", ["flat", "ivf"])
+def test_a_search_scans_on_one_thread_and_gives_the_thread_its_setting_back(
+    kind: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A query is scanned by this thread alone (an OpenMP team waits for its second thread while
+    the machine is busy), and the thread's OpenMP setting is as before, for builds that follow."""
+    index = build(kind, X, IDS)
+    threads_seen: list[int] = []
+
+    class Recording:
+        def __init__(self, real: faiss.Index) -> None:
+            self.real = real
+
+        def __getattr__(self, name: str) -> object:
+            return getattr(self.real, name)
+
+        def search(
+            self, x: np.ndarray, k: int, params: faiss.SearchParameters | None = None
+        ) -> tuple[np.ndarray, np.ndarray]:
+            threads_seen.append(faiss.omp_get_max_threads())
+            return self.real.search(x, k, params=params)
+
+    expected = index.search(QUERIES[0], 10)
+    monkeypatch.setattr(index, "_index", Recording(index._index))
+    before = faiss.omp_get_max_threads()
+    faiss.omp_set_num_threads(3)
+    try:
+        hits = index.search(QUERIES[0], 10)
+        index.search(QUERIES[1], 10, IDS[:40])
+        after = faiss.omp_get_max_threads()
+    finally:
+        faiss.omp_set_num_threads(before)
+    assert threads_seen == [1, 1] and after == 3
+    assert hits == expected
+
+
+@pytest.mark.parametrize("kind", ["flat", "ivf"])
 @pytest.mark.usefixtures("few_probes")
 def test_allowed_restricts_the_search(kind: str) -> None:
     index = build(kind, X, IDS)
