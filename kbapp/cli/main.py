@@ -269,9 +269,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    # A question's bytes that are not UTF-8 reach Python as lone surrogates, which UTF-8 cannot
+    # encode: echoed in a message, they print as "?" instead of ending the command (JSON lines
+    # escape them: ``output.emit_json``).
     for stream in (sys.stdout, sys.stderr):
         if hasattr(stream, "reconfigure"):
-            stream.reconfigure(encoding="utf-8")
+            stream.reconfigure(encoding="utf-8", errors="replace")
     args = build_parser().parse_args(argv)
     try:
         return int(args.func(args))

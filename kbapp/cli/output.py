@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import sys
 from typing import Any
 
@@ -11,10 +12,17 @@ from kbapp.contract import SearchResponse, SearchResult
 _WIDTH = 600  # display columns of a passage printed whole; a longer one is cut ...
 _LEAD = 100  # ... from this many before the part that matches best
 _CLOSEST = 3  # passages judged not relevant that are still printed, under a heading that says so
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def emit_json(obj: Any) -> None:
-    sys.stdout.write(json.dumps(obj, ensure_ascii=False) + "\n")
+    """One JSON line. A lone surrogate (a question given as a JSON escape like ``\\ud800``, or
+    bytes that are not UTF-8 in the command line) cannot be written as UTF-8: such a line is
+    written with every non-ASCII character escaped, which reads back as the same text."""
+    line = json.dumps(obj, ensure_ascii=False)
+    if _LONE_SURROGATE.search(line):
+        line = json.dumps(obj)
+    sys.stdout.write(line + "\n")
     sys.stdout.flush()
 
 

@@ -32,6 +32,7 @@ from kbapp.contract import (
     SearchResult,
 )
 from kbapp.index.keyword_index import KeywordIndex
+from kbapp.ingest.textnorm import clean_text
 from kbapp.search.assemble import Candidate, assemble
 from kbapp.search.crossing import bridged_terms
 from kbapp.search.fusion import score_blend
@@ -191,6 +192,10 @@ class Searcher:
         if mode not in MODES:
             raise ValueError(f"unknown search mode {mode!r}; choose one of {', '.join(MODES)}")
         started = time.perf_counter()
+        # Cleaned as the passages were (``clean_text``): a lone surrogate, from bytes that were not
+        # UTF-8, had stopped the tokenizer, and a batch of questions with it. The response echoes
+        # the question as asked.
+        asked, query = query, clean_text(query)
         terms = query_terms(query)
         semantic = self.semantic if mode != "lexical" and query.strip() else None
         message = None
@@ -261,4 +266,4 @@ class Searcher:
         translations = (
             {w: t for w, t in words.translations.items() if w in unknown} if words is not None else {}
         )
-        return SearchResponse(query, mode, results, status, message, took, unknown, translations, closest)
+        return SearchResponse(asked, mode, results, status, message, took, unknown, translations, closest)

@@ -65,13 +65,17 @@ def test_import_search_docs_remove_verify(tmp_path: Path, sample_folder: Path) -
         "\n".join(
             json.dumps({"id": i, "text": t}, ensure_ascii=False)
             for i, t in [("a", "E5021"), ("b", "联轴器"), ("c", "zebra giraffe")]
-        ),
+        )
+        + "\n"
+        + json.dumps({"id": "d", "text": "E5021 \ud800"}),  # a lone surrogate, as a JSON escape
         encoding="utf-8",
     )
     run = kbapp(data, "search", "--queries", str(queries), "--json", "--mode", "lexical")
     out = [json.loads(line) for line in run.stdout.splitlines()]
-    assert [o["query_id"] for o in out] == ["a", "b", "c"]
+    assert [o["query_id"] for o in out] == ["a", "b", "c", "d"]
     assert out[2]["results"] == [] and "Nothing" in out[2]["message"]
+    # The lone surrogate is echoed as asked, and the question still answered.
+    assert out[3]["query"] == "E5021 \ud800" and out[3]["results"]
     assert all(isinstance(o["took_ms"], float) for o in out)
 
     # A reader that stops early (``| head``) ends the output quietly, as other commands do.

@@ -65,6 +65,14 @@ def test_out_of_scope_question_is_answered_honestly(library: KnowledgeBase) -> N
     assert library.search("exposure time").closest == []  # an answered question sets nothing aside
 
 
+def test_bytes_that_are_not_text_do_not_stop_a_search(library: KnowledgeBase) -> None:
+    """A lone surrogate (bytes of the command line that are not UTF-8) is dropped, as from passages;
+    the response still names the question as it was asked."""
+    res = library.search("E5021 \udcff")
+    assert res.query == "E5021 \udcff"
+    assert {"camera_en.md", "camera_zh.txt"} <= set(names(res)[:3])
+
+
 SAMPLE_LIBRARY = Path(__file__).resolve().parents[2] / "resources" / "sample_library"
 
 
