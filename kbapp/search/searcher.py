@@ -197,7 +197,9 @@ class Searcher:
         # the question as asked.
         asked, query = query, clean_text(query)
         terms = query_terms(query)
-        semantic = self.semantic if mode != "lexical" and query.strip() else None
+        # A question without a single word (punctuation, symbols, emoji) gives meaning nothing to
+        # go on: its vector sits nearest the most generic passages, and "？？？" was answered.
+        semantic = self.semantic if mode != "lexical" and terms else None
         message = None
         if mode != "lexical" and self.semantic is None:
             message = f"Semantic search unavailable ({self.semantic_unavailable}); showing keyword matches."

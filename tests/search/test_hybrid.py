@@ -65,6 +65,15 @@ def test_out_of_scope_question_is_answered_honestly(library: KnowledgeBase) -> N
     assert library.search("exposure time").closest == []  # an answered question sets nothing aside
 
 
+def test_a_question_without_a_word_finds_nothing(library: KnowledgeBase) -> None:
+    """Punctuation, symbols and emoji give meaning nothing to go on: no passage is offered for them,
+    not even as the closest."""
+    for question in ("？？？", "*", "→ ←", "😀"):
+        res = library.search(question)
+        assert res.results == [] and res.closest == [], (question, [r.text[:40] for r in res.results])
+        assert res.status is ResponseStatus.NOTHING_FOUND
+
+
 def test_bytes_that_are_not_text_do_not_stop_a_search(library: KnowledgeBase) -> None:
     """A lone surrogate (bytes of the command line that are not UTF-8) is dropped, as from passages;
     the response still names the question as it was asked."""
