@@ -15,6 +15,7 @@ import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
+from kbapp.cli.documents import say_unknown, unknown_ids
 from kbapp.cli.gui import add_gui_command
 from kbapp.cli.model import add_model_commands
 from kbapp.cli.output import emit_json, print_response, response_json
@@ -104,11 +105,25 @@ def _read_queries(path: str) -> list[tuple[str, str]]:
     return queries
 
 
+def _at_least_one(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
+
+
 def cmd_search(args: argparse.Namespace) -> int:
     if (args.query is None) == (args.queries is None):
         print("give either a QUERY or --queries FILE", file=sys.stderr)
         return 2
     with _open(args) as kb:
+        unknown = unknown_ids(kb, args.doc)
+        if unknown:
+            say_unknown(unknown)
+            return 1
         if args.queries is not None:
             for query_id, text in _read_queries(args.queries):
                 response = kb.search(
@@ -167,10 +182,11 @@ def cmd_docs(args: argparse.Namespace) -> int:
 
 def cmd_remove(args: argparse.Namespace) -> int:
     with _open(args) as kb:
-        by_path = {d.path: d.id for d in kb.documents()}
+        docs = kb.documents()
+        by_path, held = {d.path: d.id for d in docs}, {d.id for d in docs}
         ids, unknown = [], []
         for item in args.items:
-            if item.isdigit():
+            if item.isdigit() and int(item) in held:
                 ids.append(int(item))
             elif str(Path(item).absolute()) in by_path:
                 ids.append(by_path[str(Path(item).absolute())])
@@ -242,7 +258,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("search", help="search the library")
     p.add_argument("query", nargs="?")
     p.add_argument("--queries", help="JSON Lines file of {id, text}; one JSON line per query is printed")
-    p.add_argument("--top-k", type=int, default=10)
+    p.add_argument("--top-k", type=_at_least_one, default=10)
     p.add_argument("--mode", choices=MODES, default="hybrid")
     p.add_argument("--doc", type=int, action="append", help="restrict to this document id (repeatable)")
     p.add_argument("--collection", action="append", help="restrict to this collection (repeatable)")

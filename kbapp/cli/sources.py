@@ -14,6 +14,7 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from kbapp.cli.documents import say_unknown, unknown_ids
 from kbapp.cli.output import emit_json
 from kbapp.cli.progress import IntakeLines
 from kbapp.contract import SyncProgress
@@ -110,6 +111,10 @@ def cmd_collection(args: argparse.Namespace, opener: Opener) -> int:
             c.delete(args.name)
             print(f"deleted collection {args.name!r}; its documents stay in the library")
         elif args.action in ("add", "remove"):
+            unknown = unknown_ids(kb, args.ids)
+            if unknown:
+                say_unknown(unknown)
+                return 1
             changed = (c.add if args.action == "add" else c.remove)(args.name, args.ids)
             print(f"{'added' if args.action == 'add' else 'removed'} {changed} document(s)")
         else:

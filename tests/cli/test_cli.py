@@ -184,3 +184,23 @@ def test_a_keyword_search_loads_neither_numpy_nor_the_model(tmp_path: Path, samp
     found, loaded = json.loads(run.stdout.splitlines()[-1])
     assert found > 0
     assert loaded == []
+
+
+def test_a_document_id_the_library_lacks_is_named_not_ignored(tmp_path: Path, sample_folder: Path) -> None:
+    """A mistyped id had searched nothing and said "Nothing relevant found", or removed nothing and
+    said only "removed 0 document(s)"."""
+    data = tmp_path / "lib"
+    assert kbapp(data, "import", "--no-embed", str(sample_folder)).returncode == 0
+    count = len(kbapp(data, "docs", "--json").stdout.splitlines())
+    assert kbapp(data, "collection", "create", "pumps").returncode == 0
+    for args in (
+        ("search", "--mode", "lexical", "--doc", "99999", "E5021"),
+        ("remove", "99999"),
+        ("collection", "add", "pumps", "99999"),
+    ):
+        run = kbapp(data, *args)
+        assert run.returncode == 1 and "99999" in run.stderr, (args, run.stdout, run.stderr)
+    assert len(kbapp(data, "docs", "--json").stdout.splitlines()) == count
+    for top_k in ("0", "-3", "ten"):
+        run = kbapp(data, "search", "--mode", "lexical", "--top-k", top_k, "E5021")
+        assert run.returncode == 2 and "--top-k" in run.stderr and "Traceback" not in run.stderr
