@@ -3,7 +3,7 @@
 Named files are always attempted (the reader sniffs their content, whatever their name);
 inside folders only files with a supported suffix are taken, so a folder of manuals with a
 few images and installers in it does not produce a page of "unsupported" errors. Symlink
-loops and unreadable folders are reported, not fatal.
+loops, unreadable folders and names that are not UTF-8 (``ingest.names``) are reported, not fatal.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from kbapp.ingest import SUPPORTED_SUFFIXES
+from kbapp.ingest.names import NOT_UTF8, recordable, shown
 
 
 @dataclass(slots=True)
@@ -30,6 +31,9 @@ def discover(paths: list[Path], library_dir: Path | None = None) -> Discovery:
     seen: set[str] = set()
 
     def add(path: Path) -> None:
+        if not recordable(str(path)):
+            found.problems.append((Path(shown(str(path))), NOT_UTF8))
+            return
         key = os.path.realpath(path)  # unlike Path.resolve, does not raise on a symlink loop
         if key not in seen:
             seen.add(key)
@@ -56,6 +60,10 @@ def _walk(root: Path, found: Discovery, add, skip: str | None) -> None:  # type:
             st = os.stat(dirpath)
         except OSError as err:  # removed while walking, or a loop the OS refuses to follow
             on_error(err)
+            dirnames[:] = []
+            continue
+        if not recordable(dirpath):  # nothing under it could be recorded either
+            found.problems.append((Path(shown(dirpath)), NOT_UTF8))
             dirnames[:] = []
             continue
         if (st.st_dev, st.st_ino) in visited:  # a symlink loop back into a folder already walked

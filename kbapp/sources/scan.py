@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from kbapp.ingest import SUPPORTED_SUFFIXES
+from kbapp.ingest.names import NOT_UTF8, recordable, shown
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,6 +86,9 @@ def _walk(scan: FolderScan, skip: str) -> None:
             continue
         for entry in entries:
             if entry.name.startswith("."):
+                continue
+            if not recordable(entry.path):
+                scan.problems.append((shown(entry.path), NOT_UTF8))
                 continue
             try:
                 if entry.is_dir():

@@ -22,6 +22,7 @@ from sqlalchemy.exc import DBAPIError
 from kbapp.contract import Source, SourceError, StorageError, SyncProgress, SyncReport
 from kbapp.importing.copies import CopyStore
 from kbapp.importing.readers import Readers
+from kbapp.ingest.names import NOT_UTF8, recordable, shown
 from kbapp.sources.apply import PlanRun, Target
 from kbapp.sources.plan import make_plan
 from kbapp.sources.scan import FolderScan, scan_folder
@@ -83,7 +84,9 @@ class WatchedFolders:
         """Watch ``folder`` (feeding ``collection``, created if new); its files come in at the next sync."""
         key = self._key(folder)
         if not os.path.isdir(key):
-            raise SourceError(f"{key}: not a folder")
+            raise SourceError(f"{shown(key)}: not a folder")
+        if not recordable(key):
+            raise SourceError(f"{shown(key)}: {NOT_UTF8}")
         data = os.path.realpath(self._data_dir)
         real = os.path.realpath(key)
         if real == data or real.startswith(data + os.sep) or data.startswith(real + os.sep):

@@ -497,6 +497,14 @@ def build_bad_corpus(root: Path, *, huge_text: bool = False) -> list[Case]:
     cases.append(Case("dangling.txt", "failed", ("cannot read",), "unreadable"))
     os.mkfifo(root / "pipe.txt")
     cases.append(Case("pipe.txt", "failed", ("not a regular file",), "unreadable"))
+    # Names in GBK, as a zip made on Chinese Windows extracts on Linux: bytes that are not UTF-8.
+    manual, folder = "说明书.txt".encode("gbk"), "手册".encode("gbk")
+    (Path(os.fsdecode(os.fsencode(root) + b"/" + manual))).write_text(f"gbk name {token(25)}\n")
+    nested = Path(os.fsdecode(os.fsencode(root) + b"/" + folder))
+    nested.mkdir()
+    (nested / "inside.txt").write_text(f"gbk folder {token(26)}\n")
+    for name in (manual, folder):
+        cases.append(Case(name.decode("utf-8", "backslashreplace"), "problem", ("not valid UTF-8",)))
     if huge_text:  # reading and chunking are linear: 50 MB on one line is imported, end to end
         with (root / "huge_line.txt").open("w", encoding="ascii") as f:
             chunk = " ".join(rnd.choice(WORDS) for _ in range(10000)) + " "

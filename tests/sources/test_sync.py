@@ -164,6 +164,25 @@ def test_watched_folder_feeds_its_collection(kb: KnowledgeBase, tmp_path: Path) 
     ).results
 
 
+def test_a_name_that_is_not_utf8_is_a_problem_not_a_crash(kb: KnowledgeBase, tmp_path: Path) -> None:
+    """Names in GBK (a zip made on Chinese Windows, extracted on Linux) cannot be stored as text:
+    named with their stray bytes written out, and the rest of the folder comes in."""
+    root = tmp_path / "docs"
+    good = write_good(root, 1, "txt", 50, random.Random(1))
+    gbk = Path(os.fsdecode(os.fsencode(root) + b"/" + "说明书.txt".encode("gbk")))
+    gbk.write_text("pump manual\n")
+    kb.sources.add(root)
+    report = kb.sources.sync()
+    assert [why for _, why in report.problems] == ["its name is not valid UTF-8; rename it first"]
+    shown = "说明书.txt".encode("gbk").decode("utf-8", "backslashreplace")  # stray bytes as \xNN
+    assert report.problems[0][0] == str(root / shown)
+    assert hits(kb, good.begin) == {good.path.name}
+    folder = Path(os.fsdecode(os.fsencode(tmp_path) + b"/" + "手册".encode("gbk")))
+    folder.mkdir()
+    with pytest.raises(SourceError, match="not valid UTF-8"):
+        kb.sources.add(folder)
+
+
 def test_refuses_what_cannot_be_watched(kb: KnowledgeBase, tmp_path: Path) -> None:
     with pytest.raises(SourceError, match="not a folder"):
         kb.sources.add(tmp_path / "missing")
