@@ -105,6 +105,9 @@ def _read_queries(path: str) -> list[tuple[str, str]]:
     return queries
 
 
+EMPTY_LIBRARY = "The library is empty. Import documents with: kbapp import PATH..."
+
+
 def _at_least_one(text: str) -> int:
     try:
         value = int(text)
@@ -140,6 +143,8 @@ def cmd_search(args: argparse.Namespace) -> int:
         )
         if args.json:
             emit_json(response_json(response))
+        elif not response.results and not kb.documents():
+            print(EMPTY_LIBRARY)
         else:
             print_response(response)
     return 0
@@ -171,7 +176,7 @@ def cmd_docs(args: argparse.Namespace) -> int:
             )
         return 0
     if not docs:
-        print("The library is empty. Import documents with: kbapp import PATH...")
+        print(EMPTY_LIBRARY)
     for d in docs:
         state = d.status if d.status != DocumentStatus.FAILED else f"failed: {d.error}"
         pages = f"{d.page_count} p." if d.page_count else "-"

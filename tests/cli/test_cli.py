@@ -188,8 +188,11 @@ def test_a_keyword_search_loads_neither_numpy_nor_the_model(tmp_path: Path, samp
 
 def test_a_document_id_the_library_lacks_is_named_not_ignored(tmp_path: Path, sample_folder: Path) -> None:
     """A mistyped id had searched nothing and said "Nothing relevant found", or removed nothing and
-    said only "removed 0 document(s)"."""
+    said only "removed 0 document(s)"; a search of an empty library said "Nothing in the library
+    matches this query"."""
     data = tmp_path / "lib"
+    # Before anything is imported a search says why it finds nothing.
+    assert "The library is empty" in kbapp(data, "search", "--mode", "lexical", "E5021").stdout
     assert kbapp(data, "import", "--no-embed", str(sample_folder)).returncode == 0
     count = len(kbapp(data, "docs", "--json").stdout.splitlines())
     assert kbapp(data, "collection", "create", "pumps").returncode == 0
