@@ -96,12 +96,25 @@ def cmd_import(args: argparse.Namespace) -> int:
 
 
 def _read_queries(path: str) -> list[tuple[str, str]]:
+    """``(id, text)`` of each line of a JSON Lines file; a file saved with a byte order mark (as
+    Windows editors do) reads the same. Raises ``ValueError`` naming the file and the first line
+    that is not ``{"id": …, "text": "…"}``: a batch is read whole before anything is searched."""
     queries = []
-    with open(path, encoding="utf-8") as f:
-        for line in f:
-            if line.strip():
-                obj = json.loads(line)
-                queries.append((str(obj["id"]), str(obj["text"])))
+    try:
+        with open(path, encoding="utf-8-sig") as f:
+            lines = f.read().splitlines()
+    except (OSError, UnicodeDecodeError) as err:
+        raise ValueError(f"{path}: cannot read the questions ({err})") from err
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            obj = json.loads(line)
+        except json.JSONDecodeError as err:
+            raise ValueError(f"{path} line {number}: not JSON ({err.msg})") from err
+        if not isinstance(obj, dict) or "id" not in obj or not isinstance(obj.get("text"), str):
+            raise ValueError(f'{path} line {number}: not an object with "id" and a "text" string')
+        queries.append((str(obj["id"]), obj["text"]))
     return queries
 
 
@@ -122,13 +135,18 @@ def cmd_search(args: argparse.Namespace) -> int:
     if (args.query is None) == (args.queries is None):
         print("give either a QUERY or --queries FILE", file=sys.stderr)
         return 2
+    try:
+        batch = _read_queries(args.queries) if args.queries is not None else None
+    except ValueError as err:
+        print(f"kbapp: {err}", file=sys.stderr)
+        return 2
     with _open(args) as kb:
         unknown = unknown_ids(kb, args.doc)
         if unknown:
             say_unknown(unknown)
             return 1
-        if args.queries is not None:
-            for query_id, text in _read_queries(args.queries):
+        if batch is not None:
+            for query_id, text in batch:
                 response = kb.search(
                     text, args.top_k, args.mode, kb.collections.restrict(args.doc, args.collection)
                 )

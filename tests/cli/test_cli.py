@@ -207,3 +207,18 @@ def test_a_document_id_the_library_lacks_is_named_not_ignored(tmp_path: Path, sa
     for top_k in ("0", "-3", "ten"):
         run = kbapp(data, "search", "--mode", "lexical", "--top-k", top_k, "E5021")
         assert run.returncode == 2 and "--top-k" in run.stderr and "Traceback" not in run.stderr
+
+
+def test_a_questions_file_is_read_whole_or_refused_with_the_line(tmp_path: Path) -> None:
+    """A byte order mark (Windows editors write one) reads as nothing; a line that is not a
+    question is named before anything is searched, not a traceback halfway through the batch."""
+    data, questions = tmp_path / "lib", tmp_path / "q.jsonl"
+    questions.write_bytes(b'\xef\xbb\xbf{"id": "a", "text": "pump"}\n\n{"id": 7, "text": "\xe6\xb3\xb5"}\n')
+    run = kbapp(data, "search", "--mode", "lexical", "--json", "--queries", str(questions))
+    assert run.returncode == 0, run.stderr
+    assert [json.loads(line)["query_id"] for line in run.stdout.splitlines()] == ["a", "7"]
+    for bad, line in (('{"id": "a", "text": "pump"}\nnot json\n', 2), ('{"id": "a"}\n', 1), ("[1, 2]\n", 1)):
+        questions.write_text(bad, encoding="utf-8")
+        run = kbapp(data, "search", "--mode", "lexical", "--json", "--queries", str(questions))
+        assert run.returncode == 2 and run.stdout == "", run.stdout
+        assert f"q.jsonl line {line}:" in run.stderr and "Traceback" not in run.stderr
