@@ -4,6 +4,8 @@ Named files are always attempted (the reader sniffs their content, whatever thei
 inside folders only files with a supported suffix are taken, so a folder of manuals with a
 few images and installers in it does not produce a page of "unsupported" errors. Symlink
 loops, unreadable folders and names that are not UTF-8 (``ingest.names``) are reported, not fatal.
+The library's own folder is never walked; named outright (it or its kept copies), it is refused:
+its copies would only come back as duplicates of what they copy.
 """
 
 from __future__ import annotations
@@ -40,7 +42,10 @@ def discover(paths: list[Path], library_dir: Path | None = None) -> Discovery:
             found.files.append(path)
 
     for root in paths:
-        if root.is_dir():
+        real = os.path.realpath(root)
+        if skip is not None and (real == skip or real.startswith(skip + os.sep)):
+            found.problems.append((root, "in the library's own folder (its kept copies); not imported"))
+        elif root.is_dir():
             _walk(root, found, add, skip)
         elif root.exists() or root.is_symlink():
             add(root)

@@ -144,6 +144,12 @@ def test_library_folder_inside_an_imported_folder_is_not_walked(tmp_path: Path, 
         report = kb.import_paths([sample_folder])  # now lib/ holds the database and kept copies
         assert report.skipped == 0
         assert {f.outcome for f in report.files} == {Outcome.UNCHANGED}
+        # The library's folder itself, or its kept copies, named outright: refused, not walked.
+        report = kb.import_paths([sample_folder / "lib", sample_folder / "lib" / "files"])
+        assert report.files == [] and report.skipped == 0
+        assert [why for _, why in report.problems] == [
+            "in the library's own folder (its kept copies); not imported"
+        ] * 2
 
 
 def test_quoted_phrase_ranks_passages_containing_it_first(kb: KnowledgeBase, tmp_path: Path) -> None:
