@@ -12,13 +12,18 @@ def cmd_build(args: argparse.Namespace) -> int:
     # The builder pulls in onnx; only this command needs it (the frozen app leaves it out).
     from kbapp.embedding import default_pack_dir, load_pack
     from kbapp.embedding.build import build_default_pack, build_pack_from_hf, default_wheel_cache
+    from kbapp.embedding.hf_bert import HFModelError
 
     dest = Path(args.dest) if args.dest else default_pack_dir()
     if args.from_hf:
         if not args.dest:
             print("--from-hf needs --dest (a new pack directory)", file=sys.stderr)
             return 2
-        build_pack_from_hf(Path(args.from_hf), dest)
+        try:
+            build_pack_from_hf(Path(args.from_hf), dest)
+        except HFModelError as err:
+            print(f"kbapp: cannot build a model pack from {args.from_hf}: {err}", file=sys.stderr)
+            return 1
     else:
         build_default_pack(
             dest,

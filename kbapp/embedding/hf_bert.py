@@ -21,10 +21,23 @@ class HFModelError(ValueError):
     """The directory is not a BERT model this reader can convert faithfully."""
 
 
+_REQUIRED = (
+    "hidden_size",
+    "num_hidden_layers",
+    "num_attention_heads",
+    "intermediate_size",
+    "vocab_size",
+    "max_position_embeddings",
+)
+
+
 def read_hf_config(src_dir: Path) -> BertConfig:
     cfg = _read_json(src_dir / "config.json")
     if cfg.get("model_type") != "bert":
         raise HFModelError(f"model_type {cfg.get('model_type')!r} is not 'bert'")
+    missing = [key for key in _REQUIRED if key not in cfg]
+    if missing:
+        raise HFModelError(f"config.json lacks {', '.join(missing)}")
     if cfg.get("position_embedding_type", "absolute") != "absolute":
         raise HFModelError(f"position_embedding_type {cfg['position_embedding_type']!r} unsupported")
     if cfg.get("hidden_act", "gelu") != "gelu":
@@ -42,7 +55,10 @@ def read_hf_config(src_dir: Path) -> BertConfig:
 
 def read_hf_bert(src_dir: Path) -> BertWeights:
     config = read_hf_config(src_dir)
-    tensors = load_file(str(src_dir / "model.safetensors"))
+    try:
+        tensors = load_file(str(src_dir / "model.safetensors"))
+    except Exception as err:  # safetensors raises its own error type as well as OSError
+        raise HFModelError(f"model.safetensors cannot be read ({err})") from err
     # BertForX checkpoints prefix the encoder with "bert."; a bare BertModel does not.
     tensors = {name.removeprefix("bert."): value for name, value in tensors.items()}
 
@@ -104,4 +120,10 @@ def read_token_limit(src_dir: Path, config: BertConfig) -> int:
 
 
 def _read_json(path: Path) -> dict[str, Any]:
-    return json.loads(path.read_text(encoding="utf-8"))
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
+        raise HFModelError(f"{path.name} cannot be read ({err})") from err
+    if not isinstance(data, dict):
+        raise HFModelError(f"{path.name} is not a JSON object")
+    return data

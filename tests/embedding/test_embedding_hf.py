@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import shutil
+import subprocess
+import sys
 from importlib.resources import files
 from pathlib import Path
 
@@ -72,3 +75,27 @@ def test_rejects_non_bert(tmp_path):
     (tmp_path / "config.json").write_text(json.dumps({"model_type": "xlm-roberta"}))
     with pytest.raises(HFModelError, match="bert"):
         read_hf_config(tmp_path)
+
+
+def test_a_folder_that_is_not_a_usable_model_is_refused_with_the_reason(minilm_dir, tmp_path):
+    """A user's own model folder is checked file by file: what is missing or unreadable is named by
+    ``kbapp model build --from-hf`` (exit 1), not shown as a traceback, and no pack is left behind."""
+    cases = {
+        "missing": ({"model.safetensors": None}, "model.safetensors missing"),
+        "config": ({"config.json": b"{not json"}, "config.json cannot be read"),
+        "incomplete": ({"config.json": json.dumps({"model_type": "bert"}).encode()}, "lacks hidden_size"),
+        "weights": ({"model.safetensors": b"\0" * 64}, "model.safetensors cannot be read"),
+        "tokenizer": ({"tokenizer.json": b'{"version": "1.0"}'}, "tokenizer.json is not a tokenizer"),
+    }
+    for name, (changes, reason) in cases.items():
+        folder = tmp_path / name
+        shutil.copytree(minilm_dir, folder)
+        for file, data in changes.items():
+            (folder / file).unlink() if data is None else (folder / file).write_bytes(data)
+        pack = tmp_path / f"{name}-pack"
+        build = ["model", "build", "--from-hf", str(folder), "--dest", str(pack)]
+        run = subprocess.run(
+            [sys.executable, "-m", "kbapp", *build], capture_output=True, text=True, timeout=300
+        )
+        assert run.returncode == 1 and reason in run.stderr, (name, run.stderr)
+        assert "Traceback" not in run.stderr and not pack.exists()
