@@ -56,8 +56,14 @@ class Vectors:
             return self._load()
 
     def load_unless_loading(self) -> None:
-        """Load for a search, unless another thread is loading: the search then uses keywords."""
-        if self._searcher.semantic is None and self._model.available and self._lock.acquire(blocking=False):
+        """Load for a search, unless another thread is loading: the search then uses keywords.
+        Without a usable pack the search says why (the pack is first read here, so the reason set
+        at start, "still loading", would stand for a pack that is missing or damaged)."""
+        if self._searcher.semantic is not None:
+            return
+        if not self._model.available:
+            self._searcher.semantic_unavailable = self._model.problem or "no model pack"
+        elif self._lock.acquire(blocking=False):
             try:
                 self._load()
             finally:

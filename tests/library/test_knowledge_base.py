@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import os
+import shutil
 from pathlib import Path
 
 import pytest
 
 from kbapp.contract import Outcome
+from kbapp.embedding.pack import ModelPack
 from kbapp.library import KnowledgeBase
 
 
@@ -166,3 +168,20 @@ def test_quoted_phrase_ranks_passages_containing_it_first(kb: KnowledgeBase, tmp
     assert Path(plain[0].path).name == "kinds.txt"  # BM25 alone prefers the many common words
     assert [Path(r.path).name for r in quoted] == ["shelf.txt", "kinds.txt"]
     assert quoted[0].score > quoted[1].score  # scores still fall with rank
+
+
+def test_a_damaged_or_missing_model_pack_is_named_by_the_search(
+    tmp_path: Path, sample_folder: Path, default_pack: ModelPack
+) -> None:
+    """Keyword matches still come back, and the message says what is wrong with the pack; it had
+    said "the embedding model is still loading" whatever the reason."""
+    damaged = tmp_path / "damaged-pack"
+    shutil.copytree(default_pack.path, damaged)
+    with (damaged / "model.onnx").open("r+b") as f:
+        f.truncate(1000)
+    for pack, reason in ((damaged, "sha256 does not match"), (tmp_path / "no-pack", "no model pack")):
+        with KnowledgeBase(tmp_path / f"lib-{pack.name}", pack_dir=pack) as kb:
+            kb.import_paths([sample_folder])
+            res = kb.search("E5021")
+            assert res.results and res.message is not None
+            assert reason in res.message and "still loading" not in res.message, res.message
