@@ -123,13 +123,15 @@ class ResultsArea(QWidget):
         model_state: str,
         scope: Sequence[int] | None,
         keep: SearchResult | None,
+        model_problem: str = "",
     ) -> None:
         """Show the results, keeping ``keep`` selected if it is among them, or say why there are none.
 
-        ``model_state`` and ``scope`` (the documents searched, None for all) explain the response.
+        ``model_state``, ``model_problem`` (why no model, when none could load) and ``scope`` (the
+        documents searched, None for all) explain the response.
         """
         self.response = response
-        self._show_info(response, model_state, scope)
+        self._show_info(response, model_state, model_problem, scope)
         if response.results:
             self.results_view.set_results(response.results, keep)
             self.stack.setCurrentWidget(self.results_view)
@@ -137,12 +139,18 @@ class ResultsArea(QWidget):
             self.results_view.set_results([])
             self._show_nothing_found(request, response, model_state)
 
-    def _show_info(self, response: SearchResponse, model_state: str, scope: Sequence[int] | None) -> None:
-        """One muted line above the results: how the search was done, when it matters."""
+    def _show_info(
+        self, response: SearchResponse, model_state: str, model_problem: str, scope: Sequence[int] | None
+    ) -> None:
+        """One muted line above the results: how the search was done, when it matters. Without a
+        model it says why (a damaged pack is not fixed by waiting)."""
         text = ""
         if response.status is ResponseStatus.KEYWORD_ONLY:
             if model_state == ModelState.LOADING:
                 text = self.tr("Keyword matches only: the semantic model is still loading.")
+            elif model_state == ModelState.UNAVAILABLE and model_problem:
+                why = self.tr("Keyword matches only: semantic search is not available (%1).")
+                text = why.replace("%1", model_problem)
             elif model_state == ModelState.UNAVAILABLE:
                 text = self.tr("Keyword matches only: semantic search is not available.")
             else:

@@ -57,6 +57,7 @@ class SearchFlow(QObject):
             request,
             response,
             model_state=window.jobs.model_state,
+            model_problem=window.jobs.model_problem,
             scope=window.library.scope_ids(),
             keep=self._kept(response),
         )

@@ -122,6 +122,16 @@ def test_keyword_only_says_why(qtbot) -> None:  # type: ignore[no-untyped-def]
         SearchRequest("pump"), response, model_state=ModelState.UNAVAILABLE, scope=None, keep=None
     )
     assert area.info.text() == "Keyword matches only: semantic search is not available."
+    problem = "model.onnx: sha256 does not match manifest.json (corrupt or modified)"
+    area.show_response(
+        SearchRequest("pump"),
+        response,
+        model_state=ModelState.UNAVAILABLE,
+        model_problem=problem,
+        scope=None,
+        keep=None,
+    )
+    assert area.info.text() == f"Keyword matches only: semantic search is not available ({problem})."
     area.clear()
     assert area.response is None and area.info.isHidden()
 

@@ -475,6 +475,10 @@
         <translation>仅显示关键词匹配：语义模型仍在加载。</translation>
     </message>
     <message>
+        <source>Keyword matches only: semantic search is not available (%1).</source>
+        <translation>仅显示关键词匹配：语义搜索不可用（%1）。</translation>
+    </message>
+    <message>
         <source>Keyword matches only: semantic search is not available.</source>
         <translation>仅显示关键词匹配：语义搜索不可用。</translation>
     </message>
