@@ -145,20 +145,22 @@ def cmd_search(args: argparse.Namespace) -> int:
         if unknown:
             say_unknown(unknown)
             return 1
+        scope = kb.collections.restrict(args.doc, args.collection)
+        if args.collection and not scope:
+            among = " among those given by --doc" if args.doc else ""
+            names = ", ".join(args.collection)
+            print(f"kbapp: {names}: no documents{among}; nothing to search", file=sys.stderr)
+            return 1
         if batch is not None:
             for query_id, text in batch:
-                response = kb.search(
-                    text, args.top_k, args.mode, kb.collections.restrict(args.doc, args.collection)
-                )
+                response = kb.search(text, args.top_k, args.mode, scope)
                 if args.json:
                     emit_json(response_json(response, query_id))
                 else:
                     print(f"# {query_id}: {text}")
                     print_response(response)
             return 0
-        response = kb.search(
-            args.query, args.top_k, args.mode, kb.collections.restrict(args.doc, args.collection)
-        )
+        response = kb.search(args.query, args.top_k, args.mode, scope)
         if args.json:
             emit_json(response_json(response))
         elif not response.results and not kb.documents():

@@ -204,6 +204,8 @@ def test_a_document_id_the_library_lacks_is_named_not_ignored(tmp_path: Path, sa
         run = kbapp(data, *args)
         assert run.returncode == 1 and "99999" in run.stderr, (args, run.stdout, run.stderr)
     assert len(kbapp(data, "docs", "--json").stdout.splitlines()) == count
+    run = kbapp(data, "search", "--mode", "lexical", "--collection", "pumps", "E5021")  # still empty
+    assert run.returncode == 1 and "pumps: no documents" in run.stderr, run.stderr
     for top_k in ("0", "-3", "ten"):
         run = kbapp(data, "search", "--mode", "lexical", "--top-k", top_k, "E5021")
         assert run.returncode == 2 and "--top-k" in run.stderr and "Traceback" not in run.stderr
