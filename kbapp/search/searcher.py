@@ -36,7 +36,7 @@ from kbapp.ingest.textnorm import clean_text
 from kbapp.search.assemble import Candidate, assemble
 from kbapp.search.crossing import bridged_terms
 from kbapp.search.fusion import score_blend
-from kbapp.search.lexical import lexical_search, term_counter, term_stats
+from kbapp.search.lexical import TermCounter, lexical_search, term_counter, term_stats
 from kbapp.search.pointers import is_pointer
 from kbapp.search.profile import LibraryProfile
 from kbapp.search.relevance import agreement, relevant
@@ -46,7 +46,14 @@ from kbapp.search.vocabulary import vocabulary
 from kbapp.store import keywords, passages
 from kbapp.store.samples import chunk_texts
 from kbapp.text.script import Script, script_of
-from kbapp.text.terms import Term, code_terms, fts_match_expression, query_terms, quoted_phrases
+from kbapp.text.terms import (
+    Term,
+    code_terms,
+    fts_match_expression,
+    quantity_parts,
+    query_terms,
+    quoted_phrases,
+)
 
 if TYPE_CHECKING:  # numpy loads with the model: a keyword search never needs it
     import numpy as np
@@ -112,6 +119,21 @@ def _candidates(
     by_pool = script if len(pools) > 1 else None
     fused = score_blend(ranked, dense_ranked, bm25, centred, pool_of=by_pool, home=question)
     return [Candidate(c, round(score, 6), dict(why[c])) for c, score in fused]
+
+
+def _quantities_apart(terms: list[Term], count: TermCounter) -> list[Term]:
+    """A quantity the library never holds whole is looked for as its number and unit
+    (``quantity_parts``): "3.3V" asked of a manual that writes "3.3 V" had matched nothing, and
+    was reported as a word no document mentions."""
+    split = {t.text: parts for t in terms if (parts := quantity_parts(t)) is not None}
+    if not split:
+        return terms
+    held = count(list(split))
+    out: list[Term] = []
+    for term in terms:
+        parts = split.get(term.text) if not held.get(term.text) else None
+        out += [p for p in parts if p.text not in {t.text for t in out}] if parts else [term]
+    return out
 
 
 def _best_per_pool(
@@ -226,6 +248,7 @@ class Searcher:
                 reading_job = self._beside.submit(english_reading, query, question, semantic, pools, splits)
             served = self._keyword_index.current(conn) if self._keyword_index is not None else None
             count = term_counter(conn, served)
+            terms = _quantities_apart(terms, count)
             bridged = bridged_terms(
                 count, query, terms, library.scripts, splits, characters=semantic is not None
             )

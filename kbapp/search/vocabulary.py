@@ -28,7 +28,15 @@ from kbapp.search.profile import Profile
 from kbapp.text.bridge import CANDIDATES, Bridge, bridge
 from kbapp.text.fold import fold
 from kbapp.text.script import CJK_RE, CJK_RUN_RE, Script
-from kbapp.text.terms import CJK_NUMERALS, Term, index_terms, is_code, is_stopword, query_terms
+from kbapp.text.terms import (
+    CJK_NUMERALS,
+    Term,
+    index_terms,
+    is_code,
+    is_stopword,
+    quantity_parts,
+    query_terms,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,6 +112,9 @@ def _english_words(folded: str, dictionary: Bridge, library: frozenset[Script]) 
         parts = [p for p in index_terms(raw).split()[1:] if len(p) >= 2 and not is_stopword(p)]
         if parts and parts != [term.text]:
             alternatives.append(parts)
+        quantity = quantity_parts(term)  # "3.3V" is present where a manual writes "3.3 V"
+        if quantity is not None:
+            alternatives.append([q.text for q in quantity])
         # A word of a two-word name is also present as the name's Chinese ("short" as 短路).
         named = [c for start, end, _, words in names if start <= term.start < end for c in words]
         translations = list(dict.fromkeys(named + dictionary.chinese_for(raw)))

@@ -188,6 +188,22 @@ def query_terms(query: str) -> list[Term]:
     return unique
 
 
+# A quantity typed with its unit: 3.3V, 24V, 4-20mA, 10kΩ, 50Hz (a number, then one to three
+# letters), as one term once its separators are dropped (33v, 420ma); not an ordinal (15th).
+_QUANTITY_RE = re.compile(r"^(\d+)(?!(?:st|nd|rd|th)$)([^\W\d_]{1,3})$")
+
+
+def quantity_parts(term: Term) -> list[Term] | None:
+    """A quantity term's number and unit as two terms (``33v``: ``33`` and ``v``), each spanning the
+    whole word; None for any other term. A manual that writes "3.3 V" holds the two, and never
+    ``33v``: a question's "3.3V" is looked up by them where the library lacks it whole
+    (``searcher``, ``vocabulary``)."""
+    m = _QUANTITY_RE.match(term.text)
+    if m is None or term.prefix:
+        return None
+    return [Term(m.group(1), term.start, term.end), Term(m.group(2), term.start, term.end)]
+
+
 def is_code(word: str) -> bool:
     """Whether ``word`` (one word, folded) is a code: an error code, a part number, a model name."""
     return _CODE_RE.search(word) is not None

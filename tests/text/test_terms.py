@@ -11,6 +11,7 @@ from kbapp.text.terms import (
     fts_match_expression,
     highlight_spans,
     index_terms,
+    quantity_parts,
     query_terms,
     quoted_phrases,
     term_spans,
@@ -163,3 +164,20 @@ def test_question_words_are_still_dropped() -> None:
     terms = [t.text for t in query_terms("这个是哪个型号 what is the exposure")]
     assert "哪个" not in terms and "what" not in terms and "the" not in terms
     assert "型号" in terms and "exposur" in terms
+
+
+def test_quantity_parts() -> None:
+    parts = {
+        q: quantity_parts(query_terms(q)[0])
+        for q in ("3.3V", "4-20mA", "10kΩ", "XK-200", "E5021", "M3x0.5", "8051", "15th")
+    }
+    assert {q: p and [t.text for t in p] for q, p in parts.items()} == {
+        "3.3V": ["33", "v"],
+        "4-20mA": ["420", "ma"],
+        "10kΩ": ["10", "kω"],
+        "XK-200": None,
+        "E5021": None,
+        "M3x0.5": None,
+        "8051": None,
+        "15th": None,
+    }
