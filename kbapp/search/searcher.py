@@ -13,6 +13,7 @@ Lexical mode has no relevance decision beyond "matches a term".
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -45,6 +46,7 @@ from kbapp.search.straddling import without_straddling
 from kbapp.search.vocabulary import vocabulary
 from kbapp.store import keywords, passages
 from kbapp.store.samples import chunk_texts
+from kbapp.text.fold import fold
 from kbapp.text.script import Script, script_of
 from kbapp.text.terms import (
     Term,
@@ -62,6 +64,9 @@ if TYPE_CHECKING:  # numpy loads with the model: a keyword search never needs it
     from kbapp.search.reading import Reading
     from kbapp.search.semantic import SemanticRetriever
 
+# A number and a unit of one to three Latin or Greek letters written apart (as folded: "3.3 v",
+# "0.5 a", "4-20 ma", "10 kω").
+_APART_RE = re.compile(r"(\d+(?:[.,-]\d+)*)\s+([a-zα-ω]{1,3})\b")
 _CODE_MARGIN = 0.01  # how far the last passage holding the question's codes stays above the rest
 POINTER_WINDOW = 3  # candidates per shown result that are checked for being contents/index pages
 
@@ -121,19 +126,33 @@ def _candidates(
     return [Candidate(c, round(score, 6), dict(why[c])) for c, score in fused]
 
 
-def _quantities_apart(terms: list[Term], count: TermCounter) -> list[Term]:
-    """A quantity the library never holds whole is looked for as its number and unit
-    (``quantity_parts``): "3.3V" asked of a manual that writes "3.3 V" had matched nothing, and
-    was reported as a word no document mentions."""
-    split = {t.text: parts for t in terms if (parts := quantity_parts(t)) is not None}
-    if not split:
-        return terms
-    held = count(list(split))
-    out: list[Term] = []
+def _quantity_forms(query: str, terms: list[Term], count: TermCounter) -> tuple[list[Term], list[Term]]:
+    """The question's terms, and other forms of the quantities it names to search for too: a
+    manual writes "3.3 V" or "3.3V", and a question either way (``quantity_parts``).
+
+    A quantity typed whole that the library never holds whole is looked up as its number and unit
+    instead: "3.3V" had matched nothing in a manual that writes "3.3 V", and was reported as a word
+    no document mentions. One typed apart ("3.3 V", "0.5 A") is also looked up whole where the
+    library holds it so; that form is searched and highlighted, but weighs nothing in the
+    question's keyword coverage, which stays the question's own words'. (A quantity the library
+    holds whole is not also looked up apart: its unit alone, "a" or "v", matches any passage.)"""
+    glued = {t.text: parts for t in terms if (parts := quantity_parts(t)) is not None}
+    apart = [
+        whole
+        for m in _APART_RE.finditer(fold(query))
+        if (whole := Term(re.sub(r"\D", "", m[1]) + m[2], m.start(), m.end())).text not in glued
+        and quantity_parts(whole) is not None
+    ]
+    if not glued and not apart:
+        return terms, []
+    held = count([*glued, *(t.text for t in apart)])
+    own: list[Term] = []
     for term in terms:
-        parts = split.get(term.text) if not held.get(term.text) else None
-        out += [p for p in parts if p.text not in {t.text for t in out}] if parts else [term]
-    return out
+        parts = glued.get(term.text)
+        own += parts if parts is not None and not held.get(term.text) else [term]
+    own = list({t.text: t for t in own}.values())
+    known = {t.text for t in own}
+    return own, [t for t in apart if held.get(t.text) and t.text not in known]
 
 
 def _best_per_pool(
@@ -248,15 +267,15 @@ class Searcher:
                 reading_job = self._beside.submit(english_reading, query, question, semantic, pools, splits)
             served = self._keyword_index.current(conn) if self._keyword_index is not None else None
             count = term_counter(conn, served)
-            terms = _quantities_apart(terms, count)
+            terms, forms = _quantity_forms(query, terms, count)
             bridged = bridged_terms(
                 count, query, terms, library.scripts, splits, characters=semantic is not None
             )
-            searched = terms + bridged.terms
+            searched = terms + forms + bridged.terms
             stats = term_stats(conn, searched, count)
             lexical: list[tuple[int, float]] = []
             if mode != "dense" or not semantic:
-                matched = without_straddling(query, terms, splits) + bridged.terms
+                matched = without_straddling(query, terms, splits) + forms + bridged.terms
                 # Document frequencies are library-wide; within a few documents every term may count.
                 rankable = stats.rankable(matched, LEXICAL_DEPTH) if document_ids is None else matched
                 phrases, also = quoted_phrases(query), [c for c, _ in dense]
