@@ -13,7 +13,6 @@ Lexical mode has no relevance decision beyond "matches a term".
 
 from __future__ import annotations
 
-import re
 import time
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -37,25 +36,18 @@ from kbapp.ingest.textnorm import clean_text
 from kbapp.search.assemble import Candidate, assemble
 from kbapp.search.crossing import bridged_terms
 from kbapp.search.fusion import score_blend
-from kbapp.search.lexical import TermCounter, lexical_search, term_counter, term_stats
+from kbapp.search.lexical import lexical_search, term_counter, term_stats
 from kbapp.search.pointers import is_pointer
 from kbapp.search.profile import LibraryProfile
+from kbapp.search.quantities import quantity_forms
 from kbapp.search.relevance import agreement, relevant
 from kbapp.search.scripts import DocumentScripts
 from kbapp.search.straddling import without_straddling
 from kbapp.search.vocabulary import vocabulary
 from kbapp.store import keywords, passages
 from kbapp.store.samples import chunk_texts
-from kbapp.text.fold import fold
 from kbapp.text.script import Script, script_of
-from kbapp.text.terms import (
-    Term,
-    code_terms,
-    fts_match_expression,
-    quantity_parts,
-    query_terms,
-    quoted_phrases,
-)
+from kbapp.text.terms import Term, code_terms, fts_match_expression, query_terms, quoted_phrases
 
 if TYPE_CHECKING:  # numpy loads with the model: a keyword search never needs it
     import numpy as np
@@ -64,9 +56,6 @@ if TYPE_CHECKING:  # numpy loads with the model: a keyword search never needs it
     from kbapp.search.reading import Reading
     from kbapp.search.semantic import SemanticRetriever
 
-# A number and a unit of one to three Latin or Greek letters written apart (as folded: "3.3 v",
-# "0.5 a", "4-20 ma", "10 kω").
-_APART_RE = re.compile(r"(\d+(?:[.,-]\d+)*)\s+([a-zα-ω]{1,3})\b")
 _CODE_MARGIN = 0.01  # how far the last passage holding the question's codes stays above the rest
 POINTER_WINDOW = 3  # candidates per shown result that are checked for being contents/index pages
 
@@ -124,35 +113,6 @@ def _candidates(
     by_pool = script if len(pools) > 1 else None
     fused = score_blend(ranked, dense_ranked, bm25, centred, pool_of=by_pool, home=question)
     return [Candidate(c, round(score, 6), dict(why[c])) for c, score in fused]
-
-
-def _quantity_forms(query: str, terms: list[Term], count: TermCounter) -> tuple[list[Term], list[Term]]:
-    """The question's terms, and other forms of the quantities it names to search for too: a
-    manual writes "3.3 V" or "3.3V", and a question either way (``quantity_parts``).
-
-    A quantity typed whole that the library never holds whole is looked up as its number and unit
-    instead: "3.3V" had matched nothing in a manual that writes "3.3 V", and was reported as a word
-    no document mentions. One typed apart ("3.3 V", "0.5 A") is also looked up whole where the
-    library holds it so; that form is searched and highlighted, but weighs nothing in the
-    question's keyword coverage, which stays the question's own words'. (A quantity the library
-    holds whole is not also looked up apart: its unit alone, "a" or "v", matches any passage.)"""
-    glued = {t.text: parts for t in terms if (parts := quantity_parts(t)) is not None}
-    apart = [
-        whole
-        for m in _APART_RE.finditer(fold(query))
-        if (whole := Term(re.sub(r"\D", "", m[1]) + m[2], m.start(), m.end())).text not in glued
-        and quantity_parts(whole) is not None
-    ]
-    if not glued and not apart:
-        return terms, []
-    held = count([*glued, *(t.text for t in apart)])
-    own: list[Term] = []
-    for term in terms:
-        parts = glued.get(term.text)
-        own += parts if parts is not None and not held.get(term.text) else [term]
-    own = list({t.text: t for t in own}.values())
-    known = {t.text for t in own}
-    return own, [t for t in apart if held.get(t.text) and t.text not in known]
 
 
 def _best_per_pool(
@@ -267,7 +227,7 @@ class Searcher:
                 reading_job = self._beside.submit(english_reading, query, question, semantic, pools, splits)
             served = self._keyword_index.current(conn) if self._keyword_index is not None else None
             count = term_counter(conn, served)
-            terms, forms = _quantity_forms(query, terms, count)
+            terms, forms = quantity_forms(query, terms, count)
             bridged = bridged_terms(
                 count, query, terms, library.scripts, splits, characters=semantic is not None
             )
