@@ -16,9 +16,13 @@ if TYPE_CHECKING:
 
 
 def unknown_ids(kb: KnowledgeBase, ids: Iterable[int] | None) -> list[int]:
-    """The ``ids`` no document of the library has, in the order given."""
+    """The ``ids`` no document of the library has, in the order given. Without ids the library is
+    not listed: every one-shot search asks, and listing SciFact's 5,183 documents took 65 ms."""
+    asked = list(dict.fromkeys(ids or ()))
+    if not asked:
+        return []
     known = {d.id for d in kb.documents()}
-    return [i for i in dict.fromkeys(ids or ()) if i not in known]
+    return [i for i in asked if i not in known]
 
 
 def say_unknown(ids: list[int]) -> None:
