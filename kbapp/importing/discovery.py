@@ -25,6 +25,11 @@ class Discovery:
     skipped: int = 0  # files in folders with suffixes we do not read
 
 
+def within(path: str, folder: str) -> bool:
+    """Whether ``path`` is ``folder`` or lies under it (both absolute; no file system access)."""
+    return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
+
+
 def discover(paths: list[Path], library_dir: Path | None = None) -> Discovery:
     """Files to import under ``paths``; ``library_dir`` (the library's own data folder, whose
     database and kept copies must never be imported into itself) is skipped if a walk meets it."""
@@ -42,8 +47,7 @@ def discover(paths: list[Path], library_dir: Path | None = None) -> Discovery:
             found.files.append(path)
 
     for root in paths:
-        real = os.path.realpath(root)
-        if skip is not None and (real == skip or real.startswith(skip + os.sep)):
+        if skip is not None and within(os.path.realpath(root), skip):
             found.problems.append((root, "in the library's own folder (its kept copies); not imported"))
         elif root.is_dir():
             _walk(root, found, add, skip)

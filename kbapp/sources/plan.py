@@ -8,9 +8,9 @@ new file, and a rewrite with the same bytes from a change.
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, field
 
+from kbapp.importing.discovery import within
 from kbapp.sources.scan import FileStat, FolderScan
 from kbapp.store.sources import StoredFile
 
@@ -28,7 +28,7 @@ class SyncPlan:
 
 
 def _inside(path: str, folders: list[str]) -> bool:
-    return any(path == f or path.startswith(f.rstrip(os.sep) + os.sep) for f in folders)
+    return any(within(path, f) for f in folders)
 
 
 def make_plan(scans: list[FolderScan], stored: dict[str, StoredFile]) -> SyncPlan:

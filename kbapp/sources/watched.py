@@ -21,6 +21,7 @@ from sqlalchemy.exc import DBAPIError
 
 from kbapp.contract import Source, SourceError, StorageError, SyncProgress, SyncReport
 from kbapp.importing.copies import CopyStore
+from kbapp.importing.discovery import within
 from kbapp.importing.readers import Readers
 from kbapp.ingest.names import NOT_UTF8, recordable, shown
 from kbapp.sources.apply import PlanRun, Target
@@ -36,7 +37,7 @@ if TYPE_CHECKING:  # watchdog: imported by a window that watches, not by every l
 
 def folder_of(path: str, folders: list[str]) -> str | None:
     """The watched folder a document's file lies in (the innermost, when folders nest)."""
-    inside = [f for f in folders if path.startswith(f.rstrip(os.sep) + os.sep)]
+    inside = [f for f in folders if path != f and within(path, f)]
     return max(inside, key=len, default=None)
 
 
@@ -89,7 +90,7 @@ class WatchedFolders:
             raise SourceError(f"{shown(key)}: {NOT_UTF8}")
         data = os.path.realpath(self._data_dir)
         real = os.path.realpath(key)
-        if real == data or real.startswith(data + os.sep) or data.startswith(real + os.sep):
+        if within(real, data) or within(data, real):
             raise SourceError(f"{key}: holds the library's own folder {self._data_dir}; it cannot be watched")
         with write_transaction(self._target().engine) as conn:
             collection_id = collections.ensure(conn, collection) if collection else None
