@@ -61,6 +61,10 @@ def _summary(reports: list[ImportReport]) -> str:
     summary = ", ".join(f"{n} {k}" for k, n in counts.items()) or "nothing to import"
     skipped = sum(r.skipped for r in reports)
     note = f"; {skipped} files of unsupported types skipped" if skipped else ""
+    # Paths refused before reading (missing, a symlink loop, a name that is not UTF-8) are
+    # printed as FAILED too: the count says so, or "1 failed" would stand beside two such lines.
+    refused = sum(len(r.problems) for r in reports)
+    note += f"; {refused} not imported (above)" if refused else ""
     return f"{summary}{note} in {sum(r.seconds for r in reports):.1f} s"
 
 

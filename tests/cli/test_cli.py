@@ -191,6 +191,9 @@ def test_a_document_id_the_library_lacks_is_named_not_ignored(tmp_path: Path, sa
     said only "removed 0 document(s)"; a search of an empty library said "Nothing in the library
     matches this query"."""
     data = tmp_path / "lib"
+    # A path refused before reading is printed as FAILED and counted in the summary line.
+    run = kbapp(data, "import", "--no-embed", str(tmp_path / "missing.pdf"))
+    assert run.returncode == 1 and run.stdout.splitlines()[-1].startswith("nothing to import; 1 not imported")
     # Before anything is imported a search says why it finds nothing.
     assert "The library is empty" in kbapp(data, "search", "--mode", "lexical", "E5021").stdout
     assert kbapp(data, "import", "--no-embed", str(sample_folder)).returncode == 0
