@@ -13,6 +13,8 @@ import json
 import os
 import sys
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
@@ -37,22 +39,34 @@ if TYPE_CHECKING:
     from kbapp.library import KnowledgeBase
 
 
+@contextmanager
+def _collector_paused(first: bool) -> Iterator[None]:
+    """Importing the core allocates hundreds of thousands of objects that live as long as the
+    process, and Python's cyclic collector would walk them over and over while they are created:
+    it is paused for the imports and the opening, and what they made is then frozen out of later
+    collections (``gc.freeze``). A one-shot keyword search spent about 30 ms in those collections.
+    Only the ``first`` opening in a process, and only if the collector is on: a program calling
+    ``main`` again would otherwise freeze its own garbage with it."""
+    if not first or not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.freeze()
+        gc.enable()
+
+
 def _open(args: argparse.Namespace, limits: ParseLimits | None = None) -> KnowledgeBase:
     """Open the library, say what opening it found, and finish rebuilding a damaged one first.
     The core is imported here, not with the module, so ``kbapp gui`` puts its window up first.
 
-    Importing it allocates hundreds of thousands of objects that live as long as the process, and
-    Python's cyclic collector would walk them over and over while they are created: it is paused
-    for the imports and the opening, and what they made is then frozen out of later collections
-    (``gc.freeze``). A one-shot keyword search spent about 30 ms in those collections."""
-    gc.disable()
-    try:
+    The first time, with the cyclic garbage collector paused (``_collector_paused``)."""
+    with _collector_paused(first="kbapp.library.knowledge_base" not in sys.modules):
         from kbapp.library import KnowledgeBase
 
         kb = KnowledgeBase(resolve_data_dir(args.data_dir), parse_limits=limits or ParseLimits())
-    finally:
-        gc.freeze()
-        gc.enable()
     for notice in kb.notices:
         print(f"note: {notice}", file=sys.stderr, flush=True)
     if kb.recovering:

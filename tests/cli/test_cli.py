@@ -186,6 +186,29 @@ def test_a_keyword_search_loads_neither_numpy_nor_the_model(tmp_path: Path, samp
     assert loaded == []
 
 
+def test_the_collector_is_paused_only_while_the_core_first_loads(tmp_path: Path, sample_folder: Path) -> None:
+    """Start-up pauses the cyclic garbage collector and freezes what the core's import made; a
+    program that calls ``main`` again keeps its collector and its own garbage collectable."""
+    data = tmp_path / "lib"
+    assert kbapp(data, "import", "--no-embed", str(sample_folder)).returncode == 0
+    code = (
+        "import contextlib, gc, io, json\n"
+        "from kbapp.cli.main import main\n"
+        "counts = []\n"
+        "for _ in range(2):\n"
+        "    with contextlib.redirect_stdout(io.StringIO()):\n"
+        f"        main(['--data-dir', {str(data)!r}, 'search', '--mode', 'lexical', 'exposure time'])\n"
+        "    counts.append([gc.isenabled(), gc.get_freeze_count()])\n"
+        "print(json.dumps(counts))\n"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    (on_first, frozen_first), (on_second, frozen_second) = json.loads(run.stdout.splitlines()[-1])
+    assert on_first and on_second
+    assert frozen_first > 10_000  # the core's modules, classes and functions (76,590 here)
+    assert frozen_second <= frozen_first  # nothing frozen again (a frozen object can still be freed)
+
+
 def test_a_document_id_the_library_lacks_is_named_not_ignored(tmp_path: Path, sample_folder: Path) -> None:
     """A mistyped id had searched nothing and said "Nothing relevant found", or removed nothing and
     said only "removed 0 document(s)"; a search of an empty library said "Nothing in the library
