@@ -9,6 +9,7 @@ result cites, when its passage runs over a page break, is the page of that windo
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from itertools import pairwise
 
@@ -34,7 +35,10 @@ def focus(text: str, occurrences: Sequence[tuple[int, int, str]], weights: Mappi
         end = max(end, i)
         while end + 1 < len(starts) and at[end + 1] - at[i] <= FOCUS_COLUMNS:
             end += 1
-        weight = sum(weights.get(term, 0.0) for term in {t for _, _, t in occurrences[i : end + 1]})
+        # fsum: a set's order changes from process to process, and a plain sum of the same weights
+        # with it in the last bit, which had made equal windows win by turns (the snippet of one
+        # search opened at another place on every run).
+        weight = math.fsum(weights.get(term, 0.0) for term in {t for _, _, t in occurrences[i : end + 1]})
         if weight > best:
             best, best_start = weight, start
     return best_start

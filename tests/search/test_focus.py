@@ -3,6 +3,9 @@ match: a common word early in a passage must not hide the rare words that made i
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 from kbapp.library import KnowledgeBase
@@ -20,6 +23,28 @@ def test_the_window_with_the_most_distinct_weight_wins_and_ties_go_to_the_earlie
     # The same weight in two windows: the first one, so a passage opens where it always did.
     assert focus(text, occurrences, {"time": 1.0}) == 0
     assert focus(text, [], weights) == 0
+
+
+def test_the_window_chosen_does_not_change_from_process_to_process() -> None:
+    """A window's weight is summed over a set of terms, whose order follows each process's string
+    hashing: 0.1 + 0.2 + 0.3 is 0.6 in one order and 0.6000000000000001 in another, and the same
+    search opened its snippet at another place on every run. Asked in processes with different
+    hash seeds, the answer is the same."""
+    code = (
+        "from kbapp.search.focus import focus\n"
+        "text = 'aa bb cc ' + 'x' * 300 + ' dd'\n"
+        "late = text.index('dd')\n"
+        "occurrences = [(0, 2, 'aa'), (3, 5, 'bb'), (6, 8, 'cc'), (late, late + 2, 'dd')]\n"
+        "weights = {'aa': 0.3, 'bb': 0.2, 'cc': 0.1, 'dd': 0.1 + 0.2 + 0.3}\n"
+        "print(focus(text, occurrences, weights))\n"
+    )
+    answers = set()
+    for seed in range(12):
+        env = {**os.environ, "PYTHONHASHSEED": str(seed)}
+        run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+        assert run.returncode == 0, run.stderr
+        answers.add(int(run.stdout))
+    assert len(answers) == 1
 
 
 def test_a_result_opens_on_its_rare_words(tmp_path: Path) -> None:
