@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 from kbapp.search.lexical import TermCounter
 from kbapp.search.vocabulary import Splitter
-from kbapp.text.bridge import CANDIDATES, PER_WORD, bridge
+from kbapp.text.bridge import CANDIDATES, PER_WORD, bridge, capitals
 from kbapp.text.fold import fold
 from kbapp.text.script import CJK_RE, Script
 from kbapp.text.terms import Term, query_terms
@@ -97,7 +97,7 @@ def bridged_terms(
     if wants_english:
         pairs += _english_pairs(query, splits, characters)
     if wants_chinese:
-        pairs += _held_first(count, dictionary.chinese_pairs(fold(query), CANDIDATES))
+        pairs += _held_first(count, dictionary.chinese_pairs(fold(query), CANDIDATES, capitals(query)))
     seen = {t.text for t in terms}
     out = Bridged()
     for source, translation in pairs:

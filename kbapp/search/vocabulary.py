@@ -25,7 +25,7 @@ from typing import NamedTuple
 
 from kbapp.search.lexical import TermCounter
 from kbapp.search.profile import Profile
-from kbapp.text.bridge import CANDIDATES, Bridge, bridge
+from kbapp.text.bridge import CANDIDATES, Bridge, bridge, capitals
 from kbapp.text.fold import fold
 from kbapp.text.script import CJK_RE, CJK_RUN_RE, Script
 from kbapp.text.terms import (
@@ -95,9 +95,11 @@ def _content(term: Term) -> bool:
     return not (term.prefix or term.text.isdigit() or is_stopword(term.text))
 
 
-def _english_words(folded: str, dictionary: Bridge, library: frozenset[Script]) -> Words:
+def _english_words(
+    folded: str, dictionary: Bridge, library: frozenset[Script], acronyms: AbstractSet[str]
+) -> Words:
     """The content words outside the Chinese runs: the word, its parts if it is a compound, its
-    translations."""
+    translations (``acronyms``: those the question wrote in capitals, ``bridge.capitals``)."""
     out = []
     latin = CJK_RUN_RE.sub(" ", folded)
     # Latin words a Chinese question keeps (nginx, Modbus, VLAN) are the ones Chinese text writes in
@@ -117,12 +119,12 @@ def _english_words(folded: str, dictionary: Bridge, library: frozenset[Script]) 
             alternatives.append([q.text for q in quantity])
         # A word of a two-word name is also present as the name's Chinese ("short" as 短路).
         named = [c for start, end, _, words in names if start <= term.start < end for c in words]
-        translations = list(dict.fromkeys(named + dictionary.chinese_for(raw)))
+        translations = list(dict.fromkeys(named + dictionary.chinese_for(raw, acronyms)))
         if Script.LATIN not in library and not translations and not within_chinese:
             continue  # nothing to look it up in
         own = list(alternatives)
         alternatives += [_bigrams(word) for word in translations]
-        exact = _exact_chinese(term.text, raw, named, dictionary, library)
+        exact = _exact_chinese(term.text, raw, named, dictionary, library, acronyms)
         out.append(Word(raw, alternatives, tuple(translations), own, exact))
     return out
 
@@ -133,6 +135,7 @@ def _exact_chinese(
     named: Sequence[str],
     dictionary: Bridge,
     library: frozenset[Script],
+    acronyms: AbstractSet[str],
 ) -> Alternatives:
     """The Chinese words that are exact translations of the English word (query term ``term``,
     written ``raw``): a two-word name's it is part of (``named``: 短路 for "short" of "short
@@ -142,7 +145,7 @@ def _exact_chinese(
     None in a library without Chinese text, where no passage could hold them."""
     if Script.CJK not in library:
         return []
-    later = [chinese for _, chinese in dictionary.chinese_pairs(raw, CANDIDATES)]
+    later = [chinese for _, chinese in dictionary.chinese_pairs(raw, CANDIDATES, acronyms)]
     candidates = dict.fromkeys([*named, *later])
     exact = [
         word
@@ -193,7 +196,8 @@ def question_words(query: str, scripts: frozenset[Script], splits: Splitter | No
     folded = fold(query)
     dictionary = bridge() or Bridge({}, {})  # without it: English words only
     boundaries = splits(folded) if splits is not None else None
-    found = _english_words(folded, dictionary, scripts) + _chinese_words(folded, dictionary, boundaries)
+    english = _english_words(folded, dictionary, scripts, capitals(query))
+    found = english + _chinese_words(folded, dictionary, boundaries)
     return list({word.text: word for word in found}.values())  # a word asked twice counts once
 
 

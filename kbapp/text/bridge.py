@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 import sqlite3
 import threading
+import unicodedata
 from collections import defaultdict
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from collections.abc import Set as AbstractSet
@@ -59,7 +60,7 @@ ENGLISH_PER_WORD = 8
 SEARCHED_PER_WORD = 4
 MAX_WORD = 4  # longest Chinese word tried when splitting a question
 _SPLIT_MEMO_SIZE = 64  # questions whose splits are kept (``Bridge._splits``)
-CACHE_VERSION = 19  # bump when ``parse`` or the cache file changes
+CACHE_VERSION = 21  # bump when ``parse`` or the cache file changes
 # the cache file's tables
 _TO_ENGLISH, _TO_CHINESE, _EXACT, _BY_STEM, _SINGLE = "to_english", "to_chinese", "exact", "by_stem", "single"
 
@@ -74,6 +75,13 @@ _ONE_WORD_RE = re.compile(r"(?:(?:to|a|an|the)\s+)?[a-z0-9][a-z0-9'-]*")
 # is not "break" when it is also "to interrupt").
 _PHRASAL_RE = re.compile(r"to (?P<verb>[a-z][a-z'-]*) (?:up|down|out|off|on|in|over|away|back)")
 # A gloss word with a digit counts when it also has a letter ("3D", "MP3"): a code, never filler.
+# A gloss in capitals is an acronym: 发光二极管 is "LED", which is not the "led" of "who led the
+# team" (``parse``, ``capitals``).
+_ACRONYM = r"[A-Z][A-Z0-9]*[A-Z][A-Z0-9]*"
+_ACRONYM_RE = re.compile(_ACRONYM)
+_CAPITALS_RE = re.compile(rf"(?<![A-Za-z0-9]){_ACRONYM}(?![A-Za-z0-9])")
+_LOWER_WORD_RE = re.compile(r"(?<![A-Za-z])[a-z][a-z'-]*")
+_READING_RE = re.compile(r"\[[^\]]*\]")  # the pinyin of a cross-reference: "see 公車|公车[gong1 che1]"
 _CODE_RE = re.compile(r"(?=.*[a-z])(?=.*[0-9])")
 _SKIP_GLOSS = ("cl:", "variant of", "surname", "abbr", "see ", "old variant", "used in", "also written")
 _GLOSS_FILLER = frozenset({"to", "a", "an", "the", "sb", "sth", "one's", "of", "etc", "be", "oneself"})
@@ -244,12 +252,15 @@ class Bridge:
         of "to cut short" is not 中断, and "short" fills a C manual), else its gloss words."""
         return (self.exact.get(word) or self.to_english[word])[:SEARCHED_PER_WORD]
 
-    def chinese_for(self, text: str) -> list[str]:
+    def chinese_for(self, text: str, acronyms: AbstractSet[str] = frozenset()) -> list[str]:
         """Chinese words for the English words in ``text`` (each found by its forms: ``word_forms``),
-        stopwords skipped; ``PER_WORD`` each."""
-        return [chinese for _, chinese in self.chinese_pairs(text)]
+        stopwords skipped; ``PER_WORD`` each. ``acronyms``: the words the question wrote in
+        capitals (``capitals``), also looked up as acronyms (``chinese_of``)."""
+        return [chinese for _, chinese in self.chinese_pairs(text, acronyms=acronyms)]
 
-    def chinese_pairs(self, text: str, per_word: int = PER_WORD) -> list[tuple[str, str]]:
+    def chinese_pairs(
+        self, text: str, per_word: int = PER_WORD, acronyms: AbstractSet[str] = frozenset()
+    ) -> list[tuple[str, str]]:
         """``chinese_for`` with the English word (as written, lower-cased) each Chinese word
         translates, ``per_word`` each; a two-word name the dictionary has ("short circuit": 短路)
         comes first, named by both words, its words then each with their own."""
@@ -263,18 +274,21 @@ class Bridge:
             (word, chinese)
             for word in _WORD_RE.findall(lowered)
             if _usable(word)
-            for chinese in self.chinese_of(word, per_word)
+            for chinese in self.chinese_of(word, per_word, word in acronyms)
         ]
 
-    def chinese_of(self, word: str, limit: int = PER_WORD) -> tuple[str, ...]:
+    def chinese_of(self, word: str, limit: int = PER_WORD, acronym: bool = False) -> tuple[str, ...]:
         """The Chinese words glossed by ``word`` (lower-case) or by any inflection of its base
         form, the shortest of its ``word_forms`` that is a gloss, under which every inflection's
         glosses are filed ("killed" is looked up as "kill": 杀死 before 蒙难, "to be killed in an
         accident"); then those of words derived from the same stem while there is room; at most
-        ``limit`` (up to ``CANDIDATES``)."""
+        ``limit`` (up to ``CANDIDATES``). With ``acronym`` (the question wrote it in capitals), the
+        words glossed by it as an acronym come first: one that also spells an English word ("LED",
+        "PIN", "AIDS") is found only so (``parse``)."""
+        spelled = self.to_chinese.get(word.upper(), ()) if acronym else ()
         shortest_first = sorted(word_forms(word), key=len)
         own = next((found for form in shortest_first if (found := self.to_chinese.get(form))), ())
-        return tuple(dict.fromkeys((*own, *self.by_stem.get(stem(word), ()))))[:limit]
+        return tuple(dict.fromkeys((*spelled, *own, *self.by_stem.get(stem(word), ()))))[:limit]
 
     def names(self, text: str, per_word: int = PER_WORD) -> list[tuple[int, int, str, tuple[str, ...]]]:
         """The two-word names in ``text`` (lower-case English) that the dictionary glosses as a
@@ -319,12 +333,14 @@ class Gloss(NamedTuple):
     one_word: bool
     phrasal_verb: bool
     two_words: bool
+    acronym: bool  # written in capitals: "LED", "PIN"
 
 
 def _glosses(definitions: str) -> list[Gloss]:
     out = []
-    for sense, gloss in enumerate(definitions.split("/")):
-        gloss = _PAREN_RE.sub(" ", gloss).strip().lower()
+    for sense, written in enumerate(definitions.split("/")):
+        written = _PAREN_RE.sub(" ", written).strip()
+        gloss = written.lower()
         if not gloss or gloss.startswith(_SKIP_GLOSS):
             continue
         content = [w for w in _WORD_RE.findall(gloss) if w not in _GLOSS_FILLER]
@@ -333,7 +349,8 @@ def _glosses(definitions: str) -> list[Gloss]:
             phrasal = _PHRASAL_RE.fullmatch(gloss)
             verb = phrasal is not None and words[0] == phrasal.group("verb")
             one_word = _ONE_WORD_RE.fullmatch(gloss) is not None
-            out.append(Gloss(sense, words, one_word, verb, len(words) == 2 and words == content))
+            acronym = _ACRONYM_RE.fullmatch(written) is not None
+            out.append(Gloss(sense, words, one_word, verb, len(words) == 2 and words == content, acronym))
     return out
 
 
@@ -399,6 +416,8 @@ def parse(lines: list[str], common: frozenset[str] = frozenset()) -> Bridge:
     single: dict[str, list[str]] = defaultdict(list)
     grammatical: set[str] = set()
     phrasal_english: dict[str, list[str]] = defaultdict(list)  # the verbs of phrasal glosses
+    acronyms: list[tuple[str, tuple[int, bool, int, str]]] = []  # filed once every gloss is read
+    lower_case: set[str] = set()  # every word some gloss writes in small letters
     for line in lines:
         match = _ENTRY_RE.match(line.rstrip("\n"))
         if match is None or line.startswith("#"):
@@ -407,6 +426,7 @@ def parse(lines: list[str], common: frozenset[str] = frozenset()) -> Bridge:
         if not CJK_RE.fullmatch(word[0]):
             continue
         glosses = _glosses(match.group(4))
+        lower_case.update(_LOWER_WORD_RE.findall(_READING_RE.sub(" ", match.group(4))))
         if len(word) == 1:
             # A reading with a capital is a name (中 "China", 张 a surname), not the character's sense.
             if not match.group(3)[:1].isupper():
@@ -426,13 +446,23 @@ def parse(lines: list[str], common: frozenset[str] = frozenset()) -> Bridge:
         english.extend(w for w in dict.fromkeys(everything) if w not in english)
         for g in glosses:
             entry = (g.sense, word not in common, len(glosses), word)
-            if g.one_word and len(g.words) == 1:
+            if g.one_word and len(g.words) == 1 and g.acronym:
+                acronyms.append((g.words[0], entry))
+            elif g.one_word and len(g.words) == 1:
                 # Filed under its base forms too, so "typeset" finds 排版 ("typesetting").
                 for form in word_forms(g.words[0]):
                     to_chinese[form].append(entry)
                 by_stem[stem(g.words[0])].append(entry)
             elif g.two_words:
                 to_chinese[english_key(g.words)].append(entry)
+    # An acronym that also spells an English word is filed in capitals, for a question that writes
+    # it so (``Bridge.chinese_of``): "led" of "who led the team" had been read as 发光二极管, "aids"
+    # of "hearing aids" as 艾滋病. One that spells no other word (cpu, usb) is found however typed.
+    for letters, entry in acronyms:
+        spells_a_word = letters in lower_case
+        to_chinese[letters.upper() if spells_a_word else letters].append(entry)
+        if not spells_a_word:
+            by_stem[stem(letters)].append(entry)
     chinese = {key: _best(entries) for key, entries in to_chinese.items()}
     stems = {key: _best(entries) for key, entries in by_stem.items()}
     exact = {
@@ -450,6 +480,12 @@ def _best(entries: list[tuple[int, bool, int, str]]) -> tuple[str, ...]:
     """The first ``CANDIDATES`` Chinese words of a gloss's entries: earliest sense, everyday words,
     words with fewer senses first."""
     return tuple(dict.fromkeys(entry[-1] for entry in sorted(entries)))[:CANDIDATES]
+
+
+def capitals(text: str) -> frozenset[str]:
+    """The words ``text`` writes in capitals (LED, PIN), lower-cased: the words looked up as
+    acronyms too (``Bridge.chinese_of``)."""
+    return frozenset(w.lower() for w in _CAPITALS_RE.findall(unicodedata.normalize("NFKC", text)))
 
 
 def dictionary_path() -> Path | None:

@@ -12,7 +12,7 @@ from kbapp.embedding.pack import ModelPack
 from kbapp.library import KnowledgeBase
 from kbapp.search.crossing import bridged_terms
 from kbapp.search.lexical import TermCounter, term_counter
-from kbapp.text.bridge import bridge, parse, word_forms
+from kbapp.text.bridge import bridge, capitals, parse, word_forms
 from kbapp.text.script import Script
 from kbapp.text.terms import query_terms
 
@@ -135,6 +135,34 @@ def test_an_english_word_finds_its_own_glosses_before_those_of_words_derived_fro
     assert {"copy", "run", "make"} <= {*word_forms("copies"), *word_forms("running"), *word_forms("making")}
     assert word_forms("news") == ["news"] and word_forms("process") == ["process"]
     assert parse(["三維 三维 [san1 wei2] /3D/"]).chinese_of("3d") == ("三维",)  # a code shorter than a word
+
+
+def test_an_acronym_that_spells_a_word_is_read_only_when_written_in_capitals() -> None:
+    """ "Who led the team" had been looked up as 发光二极管 (LED) and "hearing aids" as 艾滋病
+    (AIDS): a gloss in capitals is an acronym, and where its letters also spell a word some gloss
+    writes in small letters it stands only for the question's word in capitals. An acronym that
+    spells nothing else is found however it is typed; pinyin is not a word."""
+    lines = [
+        "發光二極管 发光二极管 [fa1 guang1 er4 ji2 guan3] /light-emitting diode/LED/",
+        "率領 率领 [shuai4 ling3] /to lead/led by/",
+        "引腳 引脚 [yin3 jiao3] /pin (computing)/",
+        "密碼 密码 [mi4 ma3] /password/PIN/",
+        "總線 总线 [zong3 xian4] /bus (computing)/",
+        "閃存 闪存 [shan3 cun2] /flash memory/EEPROM/",
+        "龜 龟 [gui1] /tortoise/",
+        "圖形界面 图形界面 [tu2 xing2 jie4 mian4] /GUI/see also 龜|龟[gui1]/",
+    ]
+    b = parse(lines)
+    assert b.chinese_of("led") == () and b.chinese_of("led", acronym=True) == ("发光二极管",)
+    assert b.chinese_of("pin") == ("引脚",) and b.chinese_of("pin", acronym=True) == ("密码", "引脚")
+    assert b.chinese_of("eeprom") == ("闪存",) and b.chinese_of("gui") == ("图形界面",)
+    assert capitals("Who led the team? The LED灯 and ＰＩＮ 5") == {"led", "pin"}
+    assert b.chinese_pairs("who led the team") == []
+    assert b.chinese_pairs("the led blinks", acronyms={"led"}) == [("led", "发光二极管")]
+    real = bridge()
+    assert real is not None
+    assert "发光二极管" not in real.chinese_for("who led the team")
+    assert "发光二极管" in real.chinese_for("led blinks", capitals("LED blinks"))
 
 
 def test_two_english_words_in_a_row_are_looked_up_as_one_name() -> None:
