@@ -75,6 +75,7 @@ _ONE_WORD_RE = re.compile(r"(?:(?:to|a|an|the)\s+)?[a-z0-9][a-z0-9'-]*")
 # is not "break" when it is also "to interrupt").
 _PHRASAL_RE = re.compile(r"to (?P<verb>[a-z][a-z'-]*) (?:up|down|out|off|on|in|over|away|back)")
 # A gloss word with a digit counts when it also has a letter ("3D", "MP3"): a code, never filler.
+_CODE_RE = re.compile(r"(?=.*[a-z])(?=.*[0-9])")
 # A gloss in capitals is an acronym: 发光二极管 is "LED", which is not the "led" of "who led the
 # team" (``parse``, ``capitals``).
 _ACRONYM = r"[A-Z][A-Z0-9]*[A-Z][A-Z0-9]*"
@@ -82,7 +83,6 @@ _ACRONYM_RE = re.compile(_ACRONYM)
 _CAPITALS_RE = re.compile(rf"(?<![A-Za-z0-9]){_ACRONYM}(?![A-Za-z0-9])")
 _LOWER_WORD_RE = re.compile(r"(?<![A-Za-z])[a-z][a-z'-]*")
 _READING_RE = re.compile(r"\[[^\]]*\]")  # the pinyin of a cross-reference: "see 公車|公车[gong1 che1]"
-_CODE_RE = re.compile(r"(?=.*[a-z])(?=.*[0-9])")
 _SKIP_GLOSS = ("cl:", "variant of", "surname", "abbr", "see ", "old variant", "used in", "also written")
 _GLOSS_FILLER = frozenset({"to", "a", "an", "the", "sb", "sth", "one's", "of", "etc", "be", "oneself"})
 # Translations of Chinese function words (不要 "don't", 可以 "can", 上 "up") say nothing about a
