@@ -106,6 +106,24 @@ def test_the_copy_scores_as_fts5_does(kb: KnowledgeBase, question: str) -> None:
     )
 
 
+def test_terms_keep_their_share_of_bm25_in_the_copy_as_in_fts5(kb: KnowledgeBase) -> None:
+    """A translation's terms keep a share of their BM25 (``crossing.Bridged.weights``): each
+    passage scores the sum of its terms' BM25, each scaled by its share, from the copy as from
+    FTS5."""
+    terms = query_terms("pump valve 曝光时间 reset")
+    weights = {terms[1].text: 0.5, terms[-1].text: 0.25}
+    with kb.engine.connect() as conn:
+        alone = [dict(lexical_search(conn, [t], 1000)) for t in terms]
+    scores = {
+        c: sum(weights.get(t.text, 1.0) * a.get(c, 0.0) for t, a in zip(terms, alone, strict=True))
+        for c in set().union(*alone)
+    }
+    fts = _ranked(kb, terms, use_copy=False, weights=weights)
+    assert [s for _, s in fts] == pytest.approx(sorted(scores.values(), reverse=True)[:10], rel=1e-9)
+    assert all(scores[c] == pytest.approx(s, rel=1e-9) for c, s in fts)
+    _same(_ranked(kb, terms, use_copy=True, weights=weights), fts)
+
+
 def test_phrases_are_added_from_fts5(kb: KnowledgeBase) -> None:
     """A phrase term (several tokens) is scored by FTS5 and added in."""
     terms = [Term("曝光 光时 时间", 0, 4), Term("pump", 0, 4)]
