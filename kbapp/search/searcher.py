@@ -239,7 +239,9 @@ class Searcher:
                 # Document frequencies are library-wide; within a few documents every term may count.
                 rankable = stats.rankable(matched, LEXICAL_DEPTH) if document_ids is None else matched
                 phrases, also = quoted_phrases(query), [c for c, _ in dense]
-                lexical = lexical_search(conn, rankable, LEXICAL_DEPTH, document_ids, phrases, also, served)
+                lexical = lexical_search(
+                    conn, rankable, LEXICAL_DEPTH, document_ids, phrases, also, served, bridged.weights(stats)
+                )
             weights = stats.weights(terms)
             reading = reading_job.result() if reading_job is not None else None
             fused = _candidates(lexical, dense, semantic, vector, pool_of, pools, question, reading)
