@@ -23,7 +23,8 @@ language, its words are what the library lacks, and raising it let an English pa
 Chinese one out for an English question (``manuals_mixed_dev`` cjk_en_05). A pool whose best is
 far behind the library's best is not raised all the way: its BM25 is read against at least
 ``POOL_FLOOR`` of the library's best, so a pool that matches a question on a stray word stays
-behind.
+behind. Keyword search without vectors reads the pools the same way (its blend is all keyword
+weight); the floor was fitted in hybrid mode and not refitted for it (README).
 """
 
 from __future__ import annotations

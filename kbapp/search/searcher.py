@@ -8,7 +8,9 @@ an English manual competes on how well it matches, not on which language it is w
 Chinese question's English reading (``reading``) also scores the English passages. A Chinese
 question's character pairs that straddle two of its words match only where the two words stand
 together (``straddling``).
-Lexical mode has no relevance decision beyond "matches a term".
+Lexical mode has no relevance decision beyond "matches a term"; in a library of two languages it
+reads the other language's BM25 against its own pool's best too, the pools taken from the
+documents' scripts.
 """
 
 from __future__ import annotations
@@ -71,6 +73,8 @@ def _candidates(
     reading: Reading | None,
 ) -> list[Candidate]:
     """Fused candidates; in hybrid mode each is scored by both retrievers, and ``why`` says so.
+    Without vectors, in a library of two languages (``pool_of`` names each keyword match's
+    language), the other language's BM25 is read against its own pool's best, as in hybrid mode.
 
     ``lexical`` is the keyword ranking (its first ``LEXICAL_DEPTH``) followed by the BM25 of
     vector candidates that ranked below that cut. ``why`` keeps each passage's raw cosine
@@ -83,7 +87,11 @@ def _candidates(
     for rank, (chunk_id, _) in enumerate(ranked, start=1):
         why[chunk_id]["lexical_rank"] = rank
     if semantic is None or vector is None:
-        return [Candidate(c, s, dict(why[c])) for c, s in ranked]
+        if len(set(pool_of.values())) < 2:
+            return [Candidate(c, s, dict(why[c])) for c, s in ranked]
+        # Keywords alone, in two languages: the other language read against its own best, as below.
+        fused = score_blend(ranked, [], bm25, {}, 1.0, pool_of=pool_of.get, home=question)
+        return [Candidate(c, round(score, 6), dict(why[c])) for c, score in fused]
     cosine = dict(dense)
     missing = [c for c, _ in ranked if c not in cosine]
     cosine.update(semantic.similarities(vector, missing))
@@ -113,6 +121,15 @@ def _candidates(
     by_pool = script if len(pools) > 1 else None
     fused = score_blend(ranked, dense_ranked, bm25, centred, pool_of=by_pool, home=question)
     return [Candidate(c, round(score, 6), dict(why[c])) for c, score in fused]
+
+
+def _keyword_pools(
+    conn: Connection, lexical: list[tuple[int, float]], scripts: DocumentScripts
+) -> dict[int, Script]:
+    """Each keyword match's language pool, by its document's script, as the vector pools have it."""
+    of_document = scripts.of(conn)
+    documents = passages.documents_of(conn, [c for c, _ in lexical])
+    return {c: of_document[d] for c, d in documents.items() if d in of_document}
 
 
 def _best_per_pool(
@@ -243,6 +260,8 @@ class Searcher:
                     conn, rankable, LEXICAL_DEPTH, document_ids, phrases, also, served, bridged.weights(stats)
                 )
             weights = stats.weights(terms)
+            if semantic is None and len(library.scripts) > 1:
+                pool_of = _keyword_pools(conn, lexical, self.document_scripts)
             reading = reading_job.result() if reading_job is not None else None
             fused = _candidates(lexical, dense, semantic, vector, pool_of, pools, question, reading)
             # Codes are words: meaning alone (dense mode) does not put them first.

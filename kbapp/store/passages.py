@@ -39,6 +39,15 @@ def chunk_ids(conn: Connection, document_ids: Sequence[int]) -> list[int]:
     return [int(r[0]) for r in rows]
 
 
+def documents_of(conn: Connection, ids: Sequence[int]) -> dict[int, int]:
+    """Each chunk's document, by chunk id; a chunk removed meanwhile is missing."""
+    if not ids:
+        return {}
+    marks = ",".join("?" * len(ids))
+    rows = conn.exec_driver_sql(f"SELECT id, document_id FROM chunks WHERE id IN ({marks})", tuple(ids))
+    return {int(r[0]): int(r[1]) for r in rows}
+
+
 def passages(conn: Connection, ids: list[int]) -> dict[int, Passage]:
     """By chunk id; a chunk removed meanwhile is missing."""
     if not ids:
