@@ -72,11 +72,7 @@ def collect(kb: KnowledgeBase, path: Path, name: str, answerable: bool) -> Group
 
     def spy(results, best, everyday, query, words: Vocabulary, sizes, agreed):  # type: ignore[no-untyped-def]
         # Answered on words (keyword coverage, a passage holding every word) or on agreement across languages.
-        covered = (
-            words.held_whole
-            or agreed is relevance.Agreement.OTHER_LANGUAGE
-            or any(r.why.get("keyword_coverage", 0.0) >= relevance.COVERAGE_FLOOR for r in results)
-        )
+        covered = relevance.on_words(results, words, agreed)
         own = agreed is relevance.Agreement.OWN_LANGUAGE
         agreed_coverage = results[0].why.get("keyword_coverage", 0.0) if own else -1.0
         margins = {True: -1.0, False: -1.0}

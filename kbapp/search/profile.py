@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from sqlalchemy.engine import Connection
 
 from kbapp.search.scripts import DocumentScripts
-from kbapp.store.keywords import indexed_terms
+from kbapp.store.keywords import indexed_terms, passage_count
 from kbapp.store.samples import text_generation
 from kbapp.text.script import Script
 
@@ -18,6 +18,7 @@ from kbapp.text.script import Script
 class Profile:
     scripts: frozenset[Script]
     terms: int  # keyword terms indexed, all passages together: the library's size in words
+    passages: int  # passages indexed
 
 
 class LibraryProfile:
@@ -25,13 +26,13 @@ class LibraryProfile:
         self._scripts = scripts
         self._lock = threading.Lock()
         self._generation = -1
-        self._profile = Profile(frozenset(), 0)
+        self._profile = Profile(frozenset(), 0, 0)
 
     def of(self, conn: Connection) -> Profile:
         generation = text_generation(conn)
         with self._lock:
             if generation != self._generation:
                 scripts = frozenset(self._scripts.of(conn).values())
-                self._profile = Profile(scripts, indexed_terms(conn))
+                self._profile = Profile(scripts, indexed_terms(conn), passage_count(conn))
                 self._generation = generation
             return self._profile

@@ -23,11 +23,11 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from kbapp.search.lexical import TermCounter
+from kbapp.search.lexical import TermCounter, idf
 from kbapp.search.profile import Profile
 from kbapp.text.bridge import CANDIDATES, Bridge, bridge, capitals
 from kbapp.text.fold import fold
-from kbapp.text.script import CJK_RE, CJK_RUN_RE, Script
+from kbapp.text.script import CJK_RE, CJK_RUN_RE, Script, script_of
 from kbapp.text.terms import (
     CJK_NUMERALS,
     Term,
@@ -56,6 +56,9 @@ class Vocabulary:
     # How many of the ``checked`` words are English words looked up only through their Chinese
     # translations (the library has no English document): weaker evidence when missing (``relevance``).
     translated: int = 0
+    # The largest share of the question's word weight one passage found holds with the help of the
+    # dictionary (``translated_coverage``): 0 when none needs it.
+    translated_coverage: float = 0.0
 
     @property
     def unknown_share(self) -> float:
@@ -230,18 +233,71 @@ def held_whole(words: Words, text: str, question: str, boundaries: AbstractSet[i
         return False
     # An English word the dictionary cannot translate (a name: Roth, flexbox) is left out of
     # ``words`` in a library without English; as for a name it cannot read, the passage must hold it.
-    looked_up = {word.alternatives[0][0] for word in words}
-    untranslated = [
-        t.text for t in query_terms(CJK_RUN_RE.sub(" ", question)) if _content(t) and t.text not in looked_up
-    ]
-    if not terms.issuperset(untranslated):
+    if not terms.issuperset(untranslated(words, question)):
         return False
     dictionary = bridge() or Bridge({}, {})
+    return dictionary.unread(question, boundaries, _read_alone(dictionary, terms)) < 2
 
-    def read_alone(char: str) -> bool:
-        return has([_terms(english) for english in dictionary.alone(char)])
 
-    return dictionary.unread(question, boundaries, read_alone) < 2
+def untranslated(words: Words, question: str) -> list[str]:
+    """The English content words of ``question`` (folded) left out of ``words``: those the
+    dictionary cannot translate, asked of a library without English (a name: Roth, flexbox)."""
+    looked_up = {word.alternatives[0][0] for word in words}
+    return [
+        t.text for t in query_terms(CJK_RUN_RE.sub(" ", question)) if _content(t) and t.text not in looked_up
+    ]
+
+
+def _read_alone(dictionary: Bridge, terms: AbstractSet[str]) -> Callable[[str], bool]:
+    """Whether a passage holding ``terms`` holds one of a character's own glosses: the character
+    was read, though it is part of no dictionary word."""
+    return lambda char: any(terms.issuperset(_terms(english)) for english in dictionary.alone(char))
+
+
+def translated_coverage(
+    words: Words,
+    counts: Mapping[str, int],
+    passages: int,
+    text: str,
+    question: str,
+    boundaries: AbstractSet[int] | None,
+) -> float:
+    """The share of the question's word weight that ``text``, written in the other language than
+    ``question`` (folded; ``boundaries``: where its words may start and end), holds, each word as
+    written or by any of its translations, if one at least is there only by a translation (else
+    0: a passage in the question's language is judged by its own keyword coverage). A word weighs
+    the IDF of its most common way of being present. Words the dictionary cannot read count as
+    words the passage lacks, with the IDF of a word in no passage: a run of two or more
+    characters of no dictionary word (a name, 溏心蛋), and an English word it cannot translate
+    unless the passage holds it as written (Roth, flexbox).
+
+    This is keyword coverage (``assemble``) counted in words rather than terms: for a Chinese
+    question on an English passage its own terms are character pairs no English text holds, and
+    the coverage of its translated terms alone (``bridge_coverage``) is spread over the several
+    English words each Chinese word is searched as, of which a passage says one."""
+    if script_of(text) == script_of(question):
+        return 0.0
+    terms = set(index_terms(text).split())
+    weight = held = 0.0
+    translated = False
+    for word in words:
+        n = max((min(counts[t] for t in way) for way in word.alternatives if way), default=0)
+        w = idf(passages, n)
+        weight += w
+        ways = [way for way in word.alternatives if terms.issuperset(way)]
+        if ways:
+            held += w
+            chinese = CJK_RE.search(word.text) is not None
+            # in the other language: a translation, not the word or a synonym in its own
+            translated = translated or all((CJK_RE.search(way[0]) is not None) != chinese for way in ways)
+    for term in untranslated(words, question):
+        w = idf(passages, counts[term])
+        weight += w
+        held += w if term in terms else 0.0
+    dictionary = bridge() or Bridge({}, {})
+    runs = dictionary.unread_runs(question, boundaries, _read_alone(dictionary, terms))
+    weight += sum(idf(passages, 0) for run in runs if run >= 2)
+    return held / weight if translated and weight else 0.0
 
 
 def vocabulary(
@@ -252,12 +308,14 @@ def vocabulary(
     texts: Sequence[str] = (),
 ) -> Vocabulary:
     """What the library knows of ``query`` (``count``: passages holding each term); ``texts``, the
-    passages found, are checked for one that holds every word (``held_whole``)."""
+    passages found, are checked for one that holds every word (``held_whole``) and for how much of
+    the question they hold through the dictionary (``translated_coverage``)."""
     words = question_words(query, library.scripts, splits)
-    counts = count({t for word in words for a in word.alternatives for t in a})
+    folded = fold(query)
+    looked_up = {t for word in words for a in word.alternatives for t in a}
+    counts = count(looked_up | set(untranslated(words, folded)))
     codes = [word.alternatives[0][0] for word in words if is_code(word.text)]
     unknown = missing(words, counts)
-    folded = fold(query)
     boundaries = splits(folded) if splits is not None else None
     # A word is missing from the library by its first translations, but a passage holding every
     # word knows it by another exact one; a missing word without one cannot be held.
@@ -278,6 +336,17 @@ def vocabulary(
         if Script.LATIN in library.scripts
         else sum(bool(word.translations) and not CJK_RE.search(word.text) for word in words)
     )
+    covered = max(
+        (translated_coverage(words, counts, library.passages, t, folded, boundaries) for t in texts),
+        default=0.0,
+    )
     return Vocabulary(
-        len(words), unknown, library.terms, any(counts[c] for c in codes), translations, whole, translated
+        len(words),
+        unknown,
+        library.terms,
+        any(counts[c] for c in codes),
+        translations,
+        whole,
+        translated,
+        covered,
     )

@@ -152,14 +152,27 @@ class Bridge:
         particle or a preposition more often than a topic; two in a row are usually a word.
         ``read_alone`` says which characters left over were read all the same, by their own
         glosses (``alone``)."""
-        longest, left, end = 0, 0, -1
+        return max(self.unread_runs(text, boundaries, read_alone), default=0)
+
+    def unread_runs(
+        self,
+        text: str,
+        boundaries: AbstractSet[int] | None = None,
+        read_alone: Callable[[str], bool] | None = None,
+    ) -> list[int]:
+        """The length of each run of characters ``unread`` counts, in text order."""
+        runs: list[int] = []
+        left, end = 0, -1
         for at, piece, whole in self._pieces(text, boundaries):
             # a character left over counts on from the one before it, or starts a new run of Chinese
             counted = left + 1 if at == end else 1
             read = whole or is_function_character(piece) or (read_alone is not None and read_alone(piece))
-            left = 0 if read else counted
-            longest, end = max(longest, left), at + len(piece)
-        return longest
+            if not read and counted > 1:
+                runs[-1] = counted
+            elif not read:
+                runs.append(counted)
+            left, end = 0 if read else counted, at + len(piece)
+        return runs
 
     def word_starts(self, text: str, boundaries: AbstractSet[int] | None = None) -> dict[int, int]:
         """For each offset of ``text`` inside a dictionary word (split as ``words`` splits), the

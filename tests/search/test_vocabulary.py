@@ -14,6 +14,7 @@ from kbapp.search.lexical import term_counter
 from kbapp.search.profile import LibraryProfile
 from kbapp.search.relevance import (
     CLOSE,
+    COVERAGE_FLOOR,
     CROSS_FLOOR,
     CROSS_REFERENCE_PASSAGES,
     FULL_STRENGTH_TERMS,
@@ -340,3 +341,56 @@ def test_a_passage_holding_a_later_exact_sense_holds_the_word(fuse_library: Know
     words = passages_of(fuse_library, "how do I replace the fuse", [FUSE])
     assert words.held_whole and words.unknown == (), words
     assert passages_of(fuse_library, "how do I replace the fuse", ["断开 24 V 电源。"]).unknown == ("fuse",)
+
+
+def test_a_passage_in_the_other_language_covers_the_words_it_holds_by_translation(
+    english_library: KnowledgeBase,
+) -> None:
+    """液压 ("hydraulic") and 润滑 ("lubricate") are both in the manual's sentence on lubrication:
+    keyword coverage, counted in the question's words, whichever language holds them. The same
+    words in a Chinese passage are the Chinese question's own keywords, which ``keyword_coverage``
+    already judges."""
+    lubricated = MANUAL.split(". ")[2]
+    assert passages_of(english_library, "液压润滑", [lubricated]).translated_coverage == pytest.approx(1.0)
+    assert passages_of(english_library, "液压润滑", ["液压泵每500小时润滑一次。"]).translated_coverage == 0.0
+    assert passages_of(english_library, "液压润滑", [MANUAL.split(". ")[1]]).translated_coverage == 0.0
+
+
+def test_unread_chinese_is_a_word_the_passage_lacks(english_library: KnowledgeBase) -> None:
+    """上海 and 杭州 are no dictionary words: a passage that holds the rest of the question covers
+    less of it, not all."""
+    lubricated = MANUAL.split(". ")[2]
+    plain = passages_of(english_library, "液压润滑", [lubricated]).translated_coverage
+    named = passages_of(english_library, "上海杭州液压润滑", [lubricated]).translated_coverage
+    assert 0.0 < named < plain, (named, plain)
+
+
+def test_an_english_word_the_dictionary_cannot_translate_is_covered_only_as_written(
+    chinese_library: KnowledgeBase,
+) -> None:
+    """Kovrak has no Chinese word: a Chinese passage holding the rest of the question covers less
+    of it, unless it writes Kovrak too."""
+    question = "Kovrak input channel short circuit"
+    english = passages_of(chinese_library, "input channel short circuit", [CHINESE_MANUAL])
+    kovrak = passages_of(chinese_library, question, [CHINESE_MANUAL])
+    assert 0.0 < kovrak.translated_coverage < english.translated_coverage == pytest.approx(1.0)
+    written = passages_of(chinese_library, question, [CHINESE_MANUAL + " Kovrak"])
+    assert written.translated_coverage == pytest.approx(1.0)
+
+
+def test_covering_half_the_question_through_the_dictionary_answers_it() -> None:
+    """The keyword-coverage floor, for a passage in the other language: answered however little
+    its vector stands out of everyday text, as a passage covering half the question's own
+    keywords is, when the library knows every word of the question."""
+    everyday = {Script.LATIN: 0.80}
+    best = {Script.LATIN: 0.80}
+    covering = Vocabulary(4, (), FULL_STRENGTH_TERMS, translated_coverage=COVERAGE_FLOOR)
+    short = Vocabulary(4, (), FULL_STRENGTH_TERMS, translated_coverage=COVERAGE_FLOOR - 0.01)
+    sizes = {Script.LATIN: CROSS_REFERENCE_PASSAGES}
+    assert relevant([], best, everyday, Script.CJK, covering, sizes)
+    assert not relevant([], best, everyday, Script.CJK, short, sizes)
+    # "What documents do I need for a visa to Japan?" asked of a Chinese manual that says 需要 and
+    # 日本: a word the library never mentions may be what the question is about.
+    visa = Vocabulary(4, ("visa",), FULL_STRENGTH_TERMS, translated_coverage=0.9)
+    chinese = {Script.CJK: 0.80}
+    assert not relevant([], chinese, chinese, Script.LATIN, visa, {Script.CJK: CROSS_REFERENCE_PASSAGES})
