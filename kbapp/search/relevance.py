@@ -13,8 +13,8 @@ Three kinds of evidence, in this order:
    used where the dictionary leaves two characters in a row unread (上海, a brand): the question
    may be about them. A character the passage holds by one of its own glosses was read (长 "long"
    of 太长, "too long"). Not fitted: no constant.
-   Or a passage in the other language holds ``COVERAGE_FLOOR`` of the question's word weight,
-   its words counted as written or by any of their translations (``vocabulary.
+   Or the first result, in the other language, holds ``COVERAGE_FLOOR`` of the question's word
+   weight, its words counted as written or by any of their translations (``vocabulary.
    translated_coverage``), and the library knows every word of the question: the keyword
    coverage of the first rule, for a question whose own terms no passage in the other language
    can hold. Words the dictionary cannot read count as missing from the passage. Most of the

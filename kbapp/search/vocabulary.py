@@ -56,8 +56,8 @@ class Vocabulary:
     # How many of the ``checked`` words are English words looked up only through their Chinese
     # translations (the library has no English document): weaker evidence when missing (``relevance``).
     translated: int = 0
-    # The largest share of the question's word weight one passage found holds with the help of the
-    # dictionary (``translated_coverage``): 0 when none needs it.
+    # The share of the question's word weight the first result holds with the help of the
+    # dictionary (``translated_coverage``): 0 when it needs none.
     translated_coverage: float = 0.0
 
     @property
@@ -308,8 +308,8 @@ def vocabulary(
     texts: Sequence[str] = (),
 ) -> Vocabulary:
     """What the library knows of ``query`` (``count``: passages holding each term); ``texts``, the
-    passages found, are checked for one that holds every word (``held_whole``) and for how much of
-    the question they hold through the dictionary (``translated_coverage``)."""
+    passages found, are checked for one that holds every word (``held_whole``), and the first for
+    how much of the question it holds through the dictionary (``translated_coverage``)."""
     words = question_words(query, library.scripts, splits)
     folded = fold(query)
     looked_up = {t for word in words for a in word.alternatives for t in a}
@@ -336,10 +336,10 @@ def vocabulary(
         if Script.LATIN in library.scripts
         else sum(bool(word.translations) and not CJK_RE.search(word.text) for word in words)
     )
-    covered = max(
-        (translated_coverage(words, counts, library.passages, t, folded, boundaries) for t in texts),
-        default=0.0,
-    )
+    # The first result only: read over all ten, the rule also answered questions whose everyday
+    # words a lower-ranked passage happened to hold (README).
+    first = texts[0] if texts else ""  # no passage: nothing held
+    covered = translated_coverage(words, counts, library.passages, first, folded, boundaries)
     return Vocabulary(
         len(words),
         unknown,

@@ -354,6 +354,10 @@ def test_a_passage_in_the_other_language_covers_the_words_it_holds_by_translatio
     assert passages_of(english_library, "液压润滑", [lubricated]).translated_coverage == pytest.approx(1.0)
     assert passages_of(english_library, "液压润滑", ["液压泵每500小时润滑一次。"]).translated_coverage == 0.0
     assert passages_of(english_library, "液压润滑", [MANUAL.split(". ")[1]]).translated_coverage == 0.0
+    # Only the first result counts: lower down, a passage holding a question's everyday words is
+    # found by chance more often than one that answers it.
+    second = passages_of(english_library, "液压润滑", [MANUAL.split(". ")[1], lubricated])
+    assert second.translated_coverage == 0.0
 
 
 def test_unread_chinese_is_a_word_the_passage_lacks(english_library: KnowledgeBase) -> None:
