@@ -248,7 +248,7 @@ def untranslated(words: Words, question: str) -> list[str]:
     ]
 
 
-def _read_alone(dictionary: Bridge, terms: AbstractSet[str]) -> Callable[[str], bool]:
+def _read_alone(dictionary: Bridge, terms: set[str]) -> Callable[[str], bool]:
     """Whether a passage holding ``terms`` holds one of a character's own glosses: the character
     was read, though it is part of no dictionary word."""
     return lambda char: any(terms.issuperset(_terms(english)) for english in dictionary.alone(char))
