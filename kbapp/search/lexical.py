@@ -241,7 +241,9 @@ def term_counter(conn: Connection, served: Served | None) -> TermCounter:
     return partial(keywords.term_counts, conn)
 
 
-def term_stats(conn: Connection, terms: list[Term], count: TermCounter) -> TermStats:
+def term_stats(terms: list[Term], count: TermCounter, passages: int) -> TermStats:
+    """``passages``: how many the library holds (``profile.Profile.passages``, read once per change
+    of the library's text)."""
     if not terms:
         return TermStats(0, {})
-    return TermStats(keywords.passage_count(conn), count([t.text for t in terms if not t.prefix]))
+    return TermStats(passages, count([t.text for t in terms if not t.prefix]))

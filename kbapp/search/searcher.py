@@ -249,7 +249,7 @@ class Searcher:
                 count, query, terms, library.scripts, splits, characters=semantic is not None
             )
             searched = terms + forms + bridged.terms
-            stats = term_stats(conn, searched, count)
+            stats = term_stats(searched, count, library.passages)
             lexical: list[tuple[int, float]] = []
             if mode != "dense" or not semantic:
                 matched = without_straddling(query, terms, splits) + forms + bridged.terms

@@ -8,6 +8,7 @@ import pytest
 
 from kbapp.library import KnowledgeBase
 from kbapp.search.lexical import lexical_search, term_counter, term_stats
+from kbapp.store import keywords
 from kbapp.text.terms import query_terms, quoted_phrases
 
 
@@ -66,7 +67,7 @@ def test_terms_in_half_the_passages_are_skipped_only_when_the_ranking_stays_the_
 ) -> None:
     with pumps.engine.connect() as conn:
         terms = query_terms("valve pump")  # "pump" is in every passage: BM25 gives it ~0 weight
-        stats = term_stats(conn, terms, term_counter(conn, None))
+        stats = term_stats(terms, term_counter(conn, None), keywords.passage_count(conn))
         assert stats.passages == 30 and stats.containing == {"valv": 10, "pump": 30}
         assert [t.text for t in stats.rankable(terms, 10)] == ["valv"]
         skipped, full = lexical_search(conn, stats.rankable(terms, 10), 10), lexical_search(conn, terms, 10)
