@@ -14,6 +14,12 @@ refers to them commit; a copy is never under its name before its bytes are on th
 copy found under its name is always whole. The fsyncs of a group are issued together from a few
 threads: the file system then commits them in a few journal transactions instead of one each
 (a group of 50 small copies: 0.17 s one after the other, 0.01 s together, measured on ext4).
+
+Copies of files up to ``PACK_MAX_BYTES`` are not files but rows of one SQLite file,
+``files/pack.sqlite3`` (``kbapp.store.copy_pack``): their name there is the same digest and suffix, and their
+path relative to the data dir is ``files/pack.sqlite3#<name>``. Reading one as a file (to rebuild
+the library from it, or OCR its pages) writes it out under ``files/unpacked/`` (``readable``),
+removed again by ``tidy`` once it has been read.
 """
 
 from __future__ import annotations
@@ -30,11 +36,19 @@ from pathlib import Path
 
 from sqlalchemy.engine import Engine
 
+from kbapp.hashing import sha256_file
 from kbapp.importing.catalogue import CATALOGUE, Catalogue
 from kbapp.index.atomic import fsync_dir
 from kbapp.store import repository
+from kbapp.store.copy_pack import CopyPack
 
 FILES_DIR = "files"
+PACK_FILE = "pack.sqlite3"
+UNPACKED_DIR = "unpacked"
+# Files up to this size are kept in the pack. Above it a file's own inode costs little beside
+# writing its bytes, and a pack row would have to be read whole into memory.
+PACK_MAX_BYTES = 1 << 20
+_PACKED = f"{FILES_DIR}/{PACK_FILE}#"
 _SUFFIX = re.compile(r"\.[A-Za-z0-9]{1,10}")
 _SYNC_THREADS = 8
 
@@ -63,14 +77,31 @@ def _copy_checked(source: Path, target: Path, digest: str) -> None:
         raise SourceProblem("the file changed while it was being imported; import it again")
 
 
+def _read_small(source: Path, digest: str) -> bytes | None:
+    """The whole of ``source`` if it is small enough for the pack and still has ``digest``; None if
+    it is larger. Raises ``SourceProblem`` like ``_copy_checked``."""
+    try:
+        with source.open("rb") as src:
+            data = src.read(PACK_MAX_BYTES + 1)
+    except OSError as err:
+        raise SourceProblem(f"cannot read file ({err.strerror})") from err
+    if len(data) > PACK_MAX_BYTES:
+        return None
+    if hashlib.sha256(data).hexdigest() != digest:
+        raise SourceProblem("the file changed while it was being imported; import it again")
+    return data
+
+
 @dataclass(slots=True)
 class StagedCopy:
-    """A copy written under a temporary name (``temp``; None if the copy was already kept)."""
+    """A copy waiting to be published: written under a temporary name (``temp``), or its bytes for
+    the pack (``data``); neither if the copy was already kept."""
 
     rel: str  # its path relative to the data dir, once published
     target: Path
     temp: Path | None
     new_folders: list[Path] = field(default_factory=list)  # created for it, to be fsynced in their parents
+    data: bytes | None = None
 
 
 def _fsync_file(path: Path) -> None:
@@ -94,13 +125,19 @@ class CopyStore:
         self.data_dir = data_dir
         self.root = data_dir / FILES_DIR
         self.catalogue = Catalogue(self.root / CATALOGUE)
+        self.pack = CopyPack(self.root / PACK_FILE)
 
     @staticmethod
-    def relative(digest: str, suffix: str) -> str:
+    def relative(digest: str, suffix: str, *, packed: bool = False) -> str:
         clean = suffix.lower() if _SUFFIX.fullmatch(suffix) else ""
-        return f"{FILES_DIR}/{digest[:2]}/{digest}{clean}"
+        return f"{_PACKED}{digest}{clean}" if packed else f"{FILES_DIR}/{digest[:2]}/{digest}{clean}"
 
-    def resolve(self, rel: str) -> Path:
+    @staticmethod
+    def name(rel: str) -> str:
+        """The copy's own name: its digest and suffix."""
+        return rel.rpartition("#" if rel.startswith(_PACKED) else "/")[2]
+
+    def _file(self, rel: str) -> Path:
         return self.data_dir / rel
 
     def keep(self, source: Path, digest: str, suffix: str) -> str:
@@ -111,13 +148,18 @@ class CopyStore:
         return staged.rel
 
     def stage(self, source: Path, digest: str, suffix: str) -> StagedCopy:
-        """Write a copy of ``source`` (whose sha256 is ``digest``) under a temporary name beside its place.
+        """Read a small ``source`` (whose sha256 is ``digest``) for the pack, or write a copy of a larger
+        one under a temporary name beside its place.
 
         Raises ``SourceProblem`` if the source cannot be read or no longer matches ``digest``, and
         ``OSError`` if the library cannot be written (disk full, read-only).
         """
+        data = _read_small(source, digest)
+        if data is not None:
+            rel = self.relative(digest, suffix, packed=True)
+            return StagedCopy(rel, self._file(rel), None, data=data)
         rel = self.relative(digest, suffix)
-        target = self.resolve(rel)
+        target = self._file(rel)
         if target.is_file():
             return StagedCopy(rel, target, None)
         new_folders = [f for f in (self.root, target.parent) if not f.is_dir()]
@@ -135,8 +177,15 @@ class CopyStore:
         return StagedCopy(rel, target, temp, new_folders)
 
     def publish(self, staged: list[StagedCopy]) -> None:
-        """Make staged copies durable under their names: fsync them all (the disk is waited for about
-        once, not once per copy), move each into place, then fsync the folders that changed."""
+        """Make staged copies durable under their names: the pack's in one transaction; the files'
+        fsynced all together (the disk is waited for about once, not once per copy), moved into
+        place, then their folders fsynced."""
+        packed = [copy for copy in staged if copy.data is not None]
+        if packed:
+            self.root.mkdir(parents=True, exist_ok=True)
+            self.pack.put_many((self.name(copy.rel), copy.data) for copy in packed if copy.data is not None)
+            for copy in packed:
+                copy.data = None
         fresh = [s for s in staged if s.temp is not None]
         _fsync_together([copy.temp for copy in fresh if copy.temp is not None], _fsync_file)
         for copy in fresh:
@@ -149,12 +198,62 @@ class CopyStore:
 
     @staticmethod
     def discard(staged: Iterable[StagedCopy]) -> None:
-        """Remove staged copies that will not be published (the import stopped before their turn)."""
+        """Forget staged copies that will not be published (the import stopped before their turn)."""
         for copy in staged:
+            copy.data = None
             if copy.temp is not None:
                 with contextlib.suppress(OSError):
                     copy.temp.unlink()
                 copy.temp = None
+
+    def has(self, rel: str) -> bool:
+        if rel.startswith(_PACKED):
+            return self.pack.get(self.name(rel)) is not None
+        return self._file(rel).is_file()
+
+    def digest(self, rel: str) -> str | None:
+        """The sha256 of the copy's bytes as they are now; None if it is missing."""
+        if rel.startswith(_PACKED):
+            data = self.pack.get(self.name(rel))
+            return None if data is None else hashlib.sha256(data).hexdigest()
+        path = self._file(rel)
+        return sha256_file(path) if path.is_file() else None
+
+    def readable(self, source: str) -> Path | None:
+        """A file holding ``source``: a kept copy (relative to the data dir; a packed one is written
+        out under ``files/unpacked``) or any other path. None if it is missing (or, packed, damaged)."""
+        if not source.startswith(_PACKED):
+            path = self.data_dir / source
+            return path if path.is_file() else None
+        name = self.name(source)
+        path = self.root / UNPACKED_DIR / name
+        data = self.pack.get(name)
+        if data is None or hashlib.sha256(data).hexdigest() != name[:64]:
+            return None
+        if not path.is_file() or path.stat().st_size != len(data):
+            path.parent.mkdir(parents=True, exist_ok=True)
+            fd, temp = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=path.parent)
+            with os.fdopen(fd, "wb") as f:
+                f.write(data)
+            os.replace(temp, path)
+        return path
+
+    def tidy(self, read: Iterable[Path]) -> None:
+        """Remove what ``readable`` wrote out among the files ``read``, once they have been read."""
+        unpacked = self.root / UNPACKED_DIR
+        for path in read:
+            if path.parent == unpacked:
+                path.unlink(missing_ok=True)
+
+    def remove(self, rels: Iterable[str]) -> None:
+        """Delete the copies ``rels`` (whether or not any document refers to them)."""
+        packed = []
+        for rel in rels:
+            if rel.startswith(_PACKED):
+                packed.append(self.name(rel))
+            else:
+                self._file(rel).unlink(missing_ok=True)
+        self.pack.delete_many(packed)
 
     def unreferenced(self, engine: Engine, rels: Iterable[str]) -> list[str]:
         with engine.connect() as conn:
@@ -162,15 +261,18 @@ class CopyStore:
 
     def release(self, engine: Engine, rels: Iterable[str | None]) -> None:
         """Delete the copies among ``rels`` that no document refers to any more."""
-        for rel in self.unreferenced(engine, [r for r in rels if r]):
-            self.resolve(rel).unlink(missing_ok=True)
+        self.remove(self.unreferenced(engine, [r for r in rels if r]))
 
     def stored(self) -> list[str]:
-        """Every kept copy on disk, relative to the data dir."""
+        """Every kept copy, relative to the data dir."""
         if not self.root.is_dir():
             return []
-        return sorted(
+        files = [
             f"{FILES_DIR}/{p.parent.name}/{p.name}"
             for p in self.root.glob("*/*")
-            if p.is_file() and not p.name.startswith(".")
-        )
+            if p.is_file() and not p.name.startswith(".") and p.parent.name != UNPACKED_DIR
+        ]
+        return sorted(files + [f"{_PACKED}{name}" for name in self.pack.names()])
+
+    def close(self) -> None:
+        self.pack.close()

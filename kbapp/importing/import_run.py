@@ -41,18 +41,14 @@ class RunContext:
     keep_copies: bool
 
 
-def _paths(entry: journal.JobFile) -> tuple[Path, Path]:
-    """The file, and the file to read (its kept copy, when rebuilding)."""
-    path = Path(entry.path)
-    return path, Path(entry.source) if entry.source else path
-
-
 @dataclass(slots=True)
 class _File:
     """A file of the job between being settled and being written."""
 
     job_id: int
     entry: journal.JobFile
+    path: Path
+    read_path: Path
     decision: Settled | ToRead
     announced: bool = False
 
@@ -68,8 +64,11 @@ def run_files(
 ) -> None:
     """Import ``files`` (job id, journal entry) not yet done; appends to ``report``."""
     run = _Run(ctx, report, already_done, already_done + len(files), progress, cancel)
-    with ctx.read.session(cancel) as reads:
-        run.run(deque(files), reads)
+    try:
+        with ctx.read.session(cancel) as reads:
+            run.run(deque(files), reads)
+    finally:
+        ctx.copies.tidy(run.read_paths)
 
 
 class _Run:
@@ -93,6 +92,7 @@ class _Run:
         self.unwritten_paths: set[str] = set()  # of files being read or waiting in the group
         self.unwritten_contents: set[str] = set()  # their sha256
         self.blocked = False  # the next file waits for the group to be written
+        self.read_paths: list[Path] = []  # kept copies read instead of the originals
 
     def run(self, waiting: deque[tuple[int, journal.JobFile]], reads: ReadSession) -> None:
         try:
@@ -121,22 +121,31 @@ class _Run:
                 return
             waiting.popleft()
             if isinstance(file.decision, ToRead):
-                reads.submit(_paths(entry)[1], file.decision.facts.size)
+                reads.submit(file.read_path, file.decision.facts.size)
                 self.unwritten_paths.add(file.decision.facts.path)
                 self.unwritten_contents.add(file.decision.facts.content_hash)
             self.ahead.append(file)
 
     def _settled(self, job_id: int, entry: journal.JobFile) -> _File | None:
         """The file's decision; None if it depends on a file not yet written."""
-        path, read_path = _paths(entry)
+        path = Path(entry.path)
         if os.path.abspath(path) in self.unwritten_paths:
             return None
+        read_path = self._read_path(entry)
         decision = settle(self.ctx.engine, path, read_path)
         if isinstance(decision, Settled) and decision.twin in self.unwritten_paths:
             return None
         if isinstance(decision, ToRead) and decision.facts.content_hash in self.unwritten_contents:
             return None
-        return _File(job_id, entry, decision)
+        return _File(job_id, entry, path, read_path, decision)
+
+    def _read_path(self, entry: journal.JobFile) -> Path:
+        """The file to read: the kept copy, when rebuilding (the original if the copy is gone since)."""
+        source = self.ctx.copies.readable(entry.source) if entry.source else None
+        if source is None:
+            return Path(entry.path)
+        self.read_paths.append(source)
+        return source
 
     def _take(self, reads: ReadSession) -> None:
         """Add the next file's outcome to the group (its answer from the readers, if it was read);
@@ -151,7 +160,7 @@ class _Run:
             if outcome is None:
                 self._write()
                 return
-            path, read_path = _paths(file.entry)
+            path, read_path = file.path, file.read_path
             item = to_write(path, read_path, decision, outcome, self.ctx.copies, self.ctx.keep_copies)
         else:
             item = decision

@@ -40,37 +40,45 @@ def run_ocr(
     report = OcrReport()
     with engine.connect() as conn:
         todo = ocr_pages.pending(conn)
-    for done, page in enumerate(todo):
-        if cancel is not None and cancel():
-            report.cancelled = True
-            break
-        name = Path(page.path).name
-        elapsed = time.perf_counter() - started
-        if progress is not None:
-            left = elapsed / done * (len(todo) - done) if done else None
-            progress(OcrProgress(done, len(todo), name, page.number, left))
-        source = copies.resolve(page.copy_path) if page.copy_path else Path(page.path)
-        with engine.connect() as conn:
-            context = ocr_pages.heading_before(conn, page)
-        try:
-            result = read_page(source, cancel, page.number, context)
-        except ImportCancelled:
-            report.cancelled = True
-            break
-        except IngestError as error:
-            message = error.message.replace(source.name, name, 1)
+    read: dict[str, Path] = {}  # the file read for each kept copy
+    try:
+        for done, page in enumerate(todo):
+            if cancel is not None and cancel():
+                report.cancelled = True
+                break
+            name = Path(page.path).name
+            elapsed = time.perf_counter() - started
+            if progress is not None:
+                left = elapsed / done * (len(todo) - done) if done else None
+                progress(OcrProgress(done, len(todo), name, page.number, left))
+            source = Path(page.path)
+            if page.copy_path:
+                if page.copy_path not in read:
+                    read[page.copy_path] = copies.readable(page.copy_path) or source
+                source = read[page.copy_path]
+            with engine.connect() as conn:
+                context = ocr_pages.heading_before(conn, page)
+            try:
+                result = read_page(source, cancel, page.number, context)
+            except ImportCancelled:
+                report.cancelled = True
+                break
+            except IngestError as error:
+                message = error.message.replace(source.name, name, 1)
+                with write_transaction(engine) as conn:
+                    ocr_pages.fail_page(conn, page, message)
+                report.failed.append(message)
+                continue
+            text = result.document.pages[0] if result.document.pages else None
             with write_transaction(engine) as conn:
-                ocr_pages.fail_page(conn, page, message)
-            report.failed.append(message)
-            continue
-        text = result.document.pages[0] if result.document.pages else None
-        with write_transaction(engine) as conn:
-            lines = result.document.ocr_lines.get(page.number)
-            ocr_pages.store_page(conn, page, text, result.chunks, result.terms, lines)
-        report.pages += 1
-    else:
-        if progress is not None and todo:
-            progress(OcrProgress(len(todo), len(todo), "", 0, 0.0))
+                lines = result.document.ocr_lines.get(page.number)
+                ocr_pages.store_page(conn, page, text, result.chunks, result.terms, lines)
+            report.pages += 1
+        else:
+            if progress is not None and todo:
+                progress(OcrProgress(len(todo), len(todo), "", 0, 0.0))
+    finally:
+        copies.tidy(read.values())
     report.seconds = time.perf_counter() - started
     return report
 

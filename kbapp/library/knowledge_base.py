@@ -169,6 +169,7 @@ class KnowledgeBase:
         self._searcher.close()
         self._readers.stop()
         self.model.close()
+        self.copies.close()
         self.engine.dispose()
 
     def __enter__(self) -> KnowledgeBase:

@@ -96,10 +96,7 @@ def repair_library(lib: Library) -> list[str]:
         fixed = repair_database(conn, pack_id=pack_id, dimension=dimension)
     actions = list(fixed.actions)
     if fixed.reimport:  # before the copies are checked: theirs are unreferenced until then
-        files = [
-            (path, str(lib.copies.resolve(rel)) if rel and lib.copies.resolve(rel).is_file() else None)
-            for path, rel in fixed.reimport
-        ]
+        files = [(path, rel if rel and lib.copies.has(rel) else None) for path, rel in fixed.reimport]
         imported = lib.imports.run_new("repair", files)
         actions.append(
             "imported again (they had lost their passages): " + "; ".join(f.message for f in imported.files)

@@ -152,11 +152,11 @@ def plan_rebuild(damaged: Path | None, copies: CopyStore) -> RebuildPlan:
             rows = [(e.path, e.sha256, e.copy) for e in entries.values()]
         else:
             plan.listed_by = "the kept copies"
-            rows = [(str(copies.resolve(rel)), "", rel) for rel in copies.stored()]
+            # The original names are lost: each document is named after its copy.
+            rows = [(str(copies.root / copies.name(rel)), "", rel) for rel in copies.stored()]
     for path, _sha256, rel in rows:
-        copy = copies.resolve(rel) if rel else None
-        if copy is not None and copy.is_file():
-            plan.files.append((path, None if copy == Path(path) else str(copy)))
+        if rel and copies.has(rel):
+            plan.files.append((path, rel))
             plan.from_copies += 1
         elif Path(path).is_file():
             plan.files.append((path, None))

@@ -17,7 +17,7 @@ from sqlalchemy.engine import Engine
 from kbapp.contract import DocumentStatus
 from kbapp.hashing import sha256_file
 from kbapp.importing.catalogue import CatalogueEntry
-from kbapp.importing.copies import FILES_DIR, CopyStore, SourceProblem
+from kbapp.importing.copies import FILES_DIR, UNPACKED_DIR, CopyStore, SourceProblem
 from kbapp.index.dense import database_state
 from kbapp.index.vector_index import IndexMismatch, VectorIndex
 from kbapp.store import repository
@@ -33,7 +33,7 @@ class CopyCheck:
     damaged: list[tuple[str, str, str]] = field(default_factory=list)
     without: list[tuple[str, str]] = field(default_factory=list)  # path, sha256
     unused: list[str] = field(default_factory=list)
-    stale: list[Path] = field(default_factory=list)
+    stale: list[Path] = field(default_factory=list)  # half-written, or packed copies written out
 
     def problems(self) -> list[str]:
         out = []
@@ -56,7 +56,7 @@ class CopyCheck:
             out.append(f"{len(self.unused)} kept copies belong to no document (--repair removes them)")
         if self.stale:
             out.append(
-                f"{len(self.stale)} half-written files left by an interrupted run (--repair removes them)"
+                f"{len(self.stale)} temporary files left by an interrupted run (--repair removes them)"
             )
         return out
 
@@ -72,22 +72,31 @@ def check_copies(engine: Engine, copies: CopyStore, *, full: bool) -> CopyCheck:
         if r.copy_path is None:
             result.without.append((r.path, r.content_hash))
             continue
-        copy = copies.resolve(r.copy_path)
-        if not copy.is_file():
+        digest = _copy_digest(copies, r.copy_path, r.content_hash, full)
+        if digest is None:
             result.missing.append((r.path, r.content_hash, r.copy_path))
-        elif full and sha256_file(copy) != r.content_hash:
+        elif digest != r.content_hash:
             result.damaged.append((r.path, r.content_hash, r.copy_path))
     result.unused = [rel for rel in copies.stored() if rel not in referenced]
     result.stale = stale_temp_files(copies.data_dir)
     return result
 
 
+def _copy_digest(copies: CopyStore, rel: str, expected: str, full: bool) -> str | None:
+    """The copy's sha256 (without ``full``, the expected one if the copy is there); None if missing."""
+    if not full:
+        return expected if copies.has(rel) else None
+    return copies.digest(rel)
+
+
 def stale_temp_files(data_dir: Path) -> list[Path]:
-    """Half-written files (copies, index, catalogue) a killed process left behind; only old ones,
-    so a file another running kbapp is writing right now is not taken for debris."""
+    """Half-written files (copies, index, catalogue) and packed copies written out to be read that a
+    killed process left behind; only old ones, so a file another running kbapp is writing or
+    reading right now is not taken for debris."""
     cutoff = time.time() - _STALE_TEMP_SECONDS
     found = []
-    for pattern in (".*.tmp", f"{FILES_DIR}/.*.tmp", f"{FILES_DIR}/*/.*.tmp"):
+    patterns = (".*.tmp", f"{FILES_DIR}/.*.tmp", f"{FILES_DIR}/*/.*.tmp", f"{FILES_DIR}/{UNPACKED_DIR}/*")
+    for pattern in patterns:
         for path in data_dir.glob(pattern):
             with contextlib.suppress(OSError):
                 if path.is_file() and path.stat().st_mtime < cutoff:
@@ -108,8 +117,8 @@ def repair_copies(engine: Engine, copies: CopyStore, check: CopyCheck, *, keep_c
     actions: list[str] = []
     restored, gone = [], []
     updates: list[tuple[str | None, str]] = []  # new copy path, document path
-    for path, sha256, rel in check.missing + check.damaged:
-        copies.resolve(rel).unlink(missing_ok=True)
+    copies.remove(rel for _, _, rel in check.missing + check.damaged)
+    for path, sha256, _ in check.missing + check.damaged:
         if _original_matches(path, sha256):
             try:
                 copies.keep(Path(path), sha256, PurePath(path).suffix)
@@ -137,14 +146,13 @@ def repair_copies(engine: Engine, copies: CopyStore, check: CopyCheck, *, keep_c
             f"kept copies lost and the originals gone (the documents stay searchable, but a rebuild "
             f"could not restore them): {named_files(gone)}"
         )
-    for rel in copies.unreferenced(engine, check.unused):
-        copies.resolve(rel).unlink(missing_ok=True)
+    copies.remove(copies.unreferenced(engine, check.unused))
     if check.unused:
         actions.append(f"removed {len(check.unused)} kept copies that belonged to no document")
     for tmp in check.stale:
         tmp.unlink(missing_ok=True)
     if check.stale:
-        actions.append(f"removed {len(check.stale)} half-written files left by an interrupted run")
+        actions.append(f"removed {len(check.stale)} temporary files left by an interrupted run")
     with engine.connect() as conn:
         rows = repository.ready_files(conn)
     copies.catalogue.rewrite(CatalogueEntry(path, sha256, copy) for path, sha256, copy in rows)

@@ -156,9 +156,12 @@ def test_a_page_that_breaks_ocr_fails_alone(tmp_path: Path) -> None:
     pdf = scanned_pdf(tmp_path / "two.pdf", PAGES[:2])
     with library(tmp_path / "lib") as kb:
         kb.import_paths([pdf])
-        copy = next((tmp_path / "lib" / "files").rglob("*.pdf"))
-        # The kept copy is what OCR reads; damage it after import to make page reading fail.
-        copy.write_bytes(b"%PDF-1.7\n" + os.urandom(2000))
+        # OCR reads the kept copy, or the original when the copy is gone: damage both after import
+        # to make page reading fail.
+        [doc] = kb.documents()
+        assert doc.copy_path is not None
+        kb.copies.remove([doc.copy_path])
+        pdf.write_bytes(b"%PDF-1.7\n" + os.urandom(2000))
         ocr = kb.run_ocr()
         assert ocr.pages == 0 and len(ocr.failed) == 2
         assert all(message.startswith("two.pdf page") for message in ocr.failed)

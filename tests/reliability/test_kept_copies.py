@@ -7,6 +7,9 @@ import hashlib
 import os
 from pathlib import Path
 
+import pytest
+
+from kbapp.importing.copies import PACK_MAX_BYTES
 from kbapp.ingest import ParsedDocument, parse_file
 from kbapp.library import KnowledgeBase
 
@@ -15,29 +18,39 @@ def sha(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-def test_copies_follow_the_documents(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("filler", "kept_as"),
+    [(0, "files/pack.sqlite3#{digest}.md"), (PACK_MAX_BYTES, "files/{short}/{digest}.md")],
+    ids=["small, in the pack", "large, a file"],
+)
+def test_copies_follow_the_documents(tmp_path: Path, filler: int, kept_as: str) -> None:
     folder = tmp_path / "docs"
     folder.mkdir()
     manual = folder / "Manual.MD"
-    manual.write_text("# Pump\n\nseal kit zqcopyone\n", encoding="utf-8")
+    padding = "\n\n" + "gasket torque values " * (filler // 20)
+    manual.write_text("# Pump\n\nseal kit zqcopyone\n" + padding, encoding="utf-8")
     with KnowledgeBase(tmp_path / "lib", pack_dir=None) as kb:
         assert kb.import_paths([folder]).ok
         [doc] = kb.documents()
         digest = sha(manual)
-        assert doc.copy_path == f"files/{digest[:2]}/{digest}.md"
-        assert (kb.data_dir / doc.copy_path).read_bytes() == manual.read_bytes()
+        assert doc.copy_path == kept_as.format(digest=digest, short=digest[:2])
+        copy = kb.copies.readable(doc.copy_path)
+        assert copy is not None and copy.read_bytes() == manual.read_bytes()
         assert kb.copies.catalogue.entries()[str(manual)].copy == doc.copy_path
+        kb.copies.tidy([copy])
+        assert kb.copies.stored() == [doc.copy_path]
 
         twin = tmp_path / "twin.md"
         twin.write_bytes(manual.read_bytes())
         assert [f.outcome for f in kb.import_paths([twin]).files] == ["duplicate"]
 
-        manual.write_text("# Pump\n\nseal kit zqcopytwo\n", encoding="utf-8")
+        old = doc.copy_path
+        manual.write_text("# Pump\n\nseal kit zqcopytwo\n" + padding, encoding="utf-8")
         os.utime(manual, (1, 1))
         assert [f.outcome for f in kb.import_paths([manual]).files] == ["updated"]
         [doc] = kb.documents()
-        assert not (kb.data_dir / f"files/{digest[:2]}/{digest}.md").exists()  # the old version's copy
-        assert (kb.data_dir / doc.copy_path).is_file()
+        assert doc.copy_path != old and not kb.copies.has(old)  # the old version's copy
+        assert doc.copy_path is not None and kb.copies.has(doc.copy_path)
 
         kb.remove([doc.id])
         assert kb.copies.stored() == []

@@ -78,6 +78,9 @@ def test_overwritten_header_is_kept_aside_and_rebuilt_from_kept_copies(tmp_path:
         report = kb.resume_import()
         assert report.ok, [f.message for f in report.files]
         assert kb.notices[-1] == "The library was rebuilt: 6 of 6 documents restored."
+        # The six small files' copies were read out of the pack, and those files removed once read.
+        assert all(d.copy_path and d.copy_path.startswith("files/pack.sqlite3#") for d in kb.documents())
+        assert not list((lib / "files" / "unpacked").iterdir())
         assert not kb.recovering and kb.interrupted_import() is None
         assert_restored(kb, docs)
 

@@ -25,7 +25,7 @@ def test_verify_names_the_damage_and_repair_fixes_it(tmp_path: Path) -> None:
     with KnowledgeBase(lib, pack_dir=None) as kb:
         assert kb.import_paths([tmp_path / "docs"]).ok
         ids = {Path(d.path).name: d.id for d in kb.documents()}
-        copies = {Path(d.path).name: lib / d.copy_path for d in kb.documents()}  # type: ignore[operator]
+        copies = {Path(d.path).name: kb.copies.name(d.copy_path) for d in kb.documents()}  # type: ignore[arg-type]
     with sqlite3.connect(lib / DB_NAME) as conn:  # foreign keys off: anything goes
         conn.execute(
             "DELETE FROM chunk_fts WHERE rowid IN (SELECT id FROM chunks WHERE document_id = ?)",
@@ -35,15 +35,21 @@ def test_verify_names_the_damage_and_repair_fixes_it(tmp_path: Path) -> None:
         conn.execute("DELETE FROM chunks WHERE document_id = ?", (ids["doc001.txt"],))
         conn.execute("INSERT INTO pages(document_id, page_index, number, text) VALUES (424242, 0, NULL, 'x')")
     conn.close()
-    copies["doc002.txt"].unlink()
-    copies["doc003.txt"].write_bytes(b"bit rot")
+    with sqlite3.connect(lib / "files" / "pack.sqlite3") as conn:  # small files' copies are kept here
+        conn.execute("DELETE FROM copies WHERE name = ?", (copies["doc002.txt"],))
+        conn.execute("UPDATE copies SET data = ? WHERE name = ?", (b"bit rot", copies["doc003.txt"]))
+        conn.execute("INSERT INTO copies VALUES (?, ?)", ("e" * 64 + ".txt", b"orphan copy"))
+    conn.close()
     docs["doc003.txt"].path.unlink()  # and its original is gone too
-    unused = lib / "files" / "ff" / ("f" * 64 + ".txt")
+    unused = lib / "files" / "ff" / ("f" * 64 + ".txt")  # a larger file's copy is a file
     unused.parent.mkdir()
     unused.write_text("orphan copy")
-    stale = copies["doc004.txt"].parent / ".half-written.tmp"
-    stale.write_bytes(b"x")
-    os.utime(stale, (time.time() - 7200, time.time() - 7200))
+    stale = lib / "files" / ".half-written.tmp"
+    unpacked = lib / "files" / "unpacked" / copies["doc004.txt"]  # written out by a rebuild, then killed
+    unpacked.parent.mkdir()
+    for debris in (stale, unpacked):
+        debris.write_bytes(b"x")
+        os.utime(debris, (time.time() - 7200, time.time() - 7200))
 
     run = kbapp(lib, "verify", "--json", env=NO_PACK)
     assert run.returncode == 1
@@ -57,8 +63,8 @@ def test_verify_names_the_damage_and_repair_fixes_it(tmp_path: Path) -> None:
         "kept copies missing: doc002.txt",
         "kept copies damaged (content does not match): doc003.txt",
     ]
-    assert any("1 kept copies belong to no document" in n for n in found["notes"])
-    assert any("1 half-written files" in n for n in found["notes"])
+    assert any("2 kept copies belong to no document" in n for n in found["notes"])
+    assert any("2 temporary files" in n for n in found["notes"])
 
     run = kbapp(lib, "verify", "--repair", "--json", env=NO_PACK)
     assert run.returncode == 0, run.stdout + run.stderr
@@ -74,16 +80,18 @@ def test_verify_names_the_damage_and_repair_fixes_it(tmp_path: Path) -> None:
         "kept copies made again from the original files: doc002.txt",
         "kept copies lost and the originals gone",
         "doc003.txt",
-        "removed 1 kept copies",
-        "removed 1 half-written files",
+        "removed 2 kept copies",
+        "removed 2 temporary files",
     ):
         assert words in repaired, repaired
-    assert not unused.exists() and not stale.exists()
+    assert not unused.exists() and not stale.exists() and not unpacked.exists()
     with KnowledgeBase(lib, pack_dir=None) as kb:
         for name, doc in docs.items():
             assert hits(kb, doc.begin) == {name} and hits(kb, doc.end) == {name}
         assert not hits(kb, "zqorphan")
         assert kb.verify().ok
+        kept = {kb.copies.name(rel) for rel in kb.copies.stored()}
+        assert copies["doc002.txt"] in kept and "e" * 64 + ".txt" not in kept
 
 
 @needs_pack
