@@ -182,8 +182,15 @@ class CopyStore:
         place, then their folders fsynced."""
         packed = [copy for copy in staged if copy.data is not None]
         if packed:
+            new_root, new_pack = not self.root.is_dir(), not self.pack.path.exists()
             self.root.mkdir(parents=True, exist_ok=True)
             self.pack.put_many((self.name(copy.rel), copy.data) for copy in packed if copy.data is not None)
+            # SQLite makes its journals' names durable, not its database's: a power cut must not
+            # lose the new pack's name with the copies committed to it.
+            if new_pack:
+                fsync_dir(self.root)
+            if new_root:
+                fsync_dir(self.data_dir)
             for copy in packed:
                 copy.data = None
         fresh = [s for s in staged if s.temp is not None]
