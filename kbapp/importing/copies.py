@@ -38,7 +38,7 @@ from sqlalchemy.engine import Engine
 
 from kbapp.hashing import sha256_file
 from kbapp.importing.catalogue import CATALOGUE, Catalogue
-from kbapp.index.atomic import fsync_dir
+from kbapp.index.atomic import atomic_write_bytes, fsync_dir
 from kbapp.store import repository
 from kbapp.store.copy_pack import CopyPack
 
@@ -215,7 +215,7 @@ class CopyStore:
 
     def has(self, rel: str) -> bool:
         if rel.startswith(_PACKED):
-            return self.pack.get(self.name(rel)) is not None
+            return self.pack.contains(self.name(rel))
         return self._file(rel).is_file()
 
     def digest(self, rel: str) -> str | None:
@@ -239,10 +239,7 @@ class CopyStore:
             return None
         if not path.is_file() or path.stat().st_size != len(data):
             path.parent.mkdir(parents=True, exist_ok=True)
-            fd, temp = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=path.parent)
-            with os.fdopen(fd, "wb") as f:
-                f.write(data)
-            os.replace(temp, path)
+            atomic_write_bytes(path, data)
         return path
 
     def tidy(self, read: Iterable[Path]) -> None:

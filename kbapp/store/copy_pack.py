@@ -70,6 +70,13 @@ class CopyPack:
                 conn.execute("ROLLBACK")
                 raise
 
+    def contains(self, name: str) -> bool:
+        with self._lock:
+            conn = self._open(create=False)
+            if conn is None:
+                return False
+            return conn.execute("SELECT 1 FROM copies WHERE name = ?", (name,)).fetchone() is not None
+
     def get(self, name: str) -> bytes | None:
         with self._lock:
             conn = self._open(create=False)
@@ -89,8 +96,15 @@ class CopyPack:
             return
         with self._lock:
             conn = self._open(create=False)
-            if conn is not None:
+            if conn is None:
+                return
+            conn.execute("BEGIN IMMEDIATE")  # one commit, not one per copy, when many documents go
+            try:
                 conn.executemany("DELETE FROM copies WHERE name = ?", rows)
+                conn.execute("COMMIT")
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
 
     def close(self) -> None:
         with self._lock:
