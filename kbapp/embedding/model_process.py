@@ -162,8 +162,12 @@ class RemoteEncoder:
         self.dimension = pack.manifest.dimension
 
     def embed_query(self, text: str) -> np.ndarray:
-        vector: np.ndarray = self._process.call(QUERIES, "query", text)
+        vector: np.ndarray = self.embed_queries([text])[0]
         return vector
+
+    def embed_queries(self, texts: Sequence[str]) -> np.ndarray:
+        vectors: np.ndarray = self._process.call(QUERIES, "queries", list(texts))
+        return vectors
 
     def embed_passages(
         self,
@@ -245,7 +249,7 @@ def serve(pipes: list[Connection], cancel: Event, pack_dir: str, threads: int | 
             progress=lambda done, _total: pipes[PASSAGES].send(("progress", done)),
             cancel=cancel.is_set,
         ),
-        "query": encoder.embed_query,
+        "queries": encoder.embed_queries,
         "count": counter,
         "offsets": counter.offsets,
         "offsets_many": counter.offsets_many,

@@ -166,7 +166,6 @@ class KnowledgeBase:
 
     def close(self) -> None:
         self._vectors.save()
-        self._searcher.close()
         self._readers.stop()
         self.model.close()
         self.copies.close()

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
 from functools import cache
 from typing import TYPE_CHECKING
 
@@ -198,11 +197,6 @@ class Searcher:
         self.semantic_unavailable = "the embedding model is not loaded"
         self.document_scripts = DocumentScripts()  # shared with the language pools (``SemanticRetriever``)
         self._library = LibraryProfile(self.document_scripts)
-        # Embeds a Chinese question's English reading while keyword search runs (``search``).
-        self._beside = ThreadPoolExecutor(1, thread_name_prefix="kbapp-reading")
-
-    def close(self) -> None:
-        self._beside.shutdown()
 
     def search(
         self, query: str, k: int = 10, mode: str = "hybrid", document_ids: Sequence[int] | None = None
@@ -226,22 +220,18 @@ class Searcher:
             vector = None
             pool_of: dict[int, Script] = {}
             pools: dict[Script, PoolStats] = {}
+            # The bridge and the unknown-word check both split the question: tokenize it once.
+            splits = cache(self.semantic.encoder.word_boundaries) if self.semantic is not None else None
+            question = script_of(query)
+            reading: Reading | None = None
             if semantic is not None:
-                vector = semantic.embed(query)
+                from kbapp.search.reading import embed_question
+
+                vector, reading = embed_question(query, question, semantic, splits)
                 allowed = passages.chunk_ids(conn, document_ids) if document_ids is not None else None
                 dense, pool_of = semantic.retrieve(vector, DENSE_DEPTH, allowed)
                 pools = semantic.pool_stats(vector)
             library = self._library.of(conn)
-            # The bridge and the unknown-word check both split the question: tokenize it once.
-            splits = cache(self.semantic.encoder.word_boundaries) if self.semantic is not None else None
-            question = script_of(query)
-            # The model embeds the reading while the database ranks keywords: on a 100,000-passage
-            # library this took about 10 ms off the 95th-percentile search (README).
-            reading_job = None
-            if semantic is not None:
-                from kbapp.search.reading import english_reading
-
-                reading_job = self._beside.submit(english_reading, query, question, semantic, pools, splits)
             served = self._keyword_index.current(conn) if self._keyword_index is not None else None
             count = term_counter(conn, served)
             terms, forms = quantity_forms(query, terms, count)
@@ -262,7 +252,6 @@ class Searcher:
             weights = stats.weights(terms)
             if semantic is None and len(library.scripts) > 1:
                 pool_of = _keyword_pools(conn, lexical, self.document_scripts)
-            reading = reading_job.result() if reading_job is not None else None
             fused = _candidates(lexical, dense, semantic, vector, pool_of, pools, question, reading)
             # Codes are words: meaning alone (dense mode) does not put them first.
             codes = [t for t in code_terms(query) if stats.containing.get(t.text)] if mode != "dense" else []

@@ -31,6 +31,8 @@ class QueryEncoder(Protocol):
 
     def embed_query(self, text: str) -> np.ndarray: ...
 
+    def embed_queries(self, texts: Sequence[str]) -> np.ndarray: ...
+
     def word_boundaries(self, text: str) -> frozenset[int]: ...
 
     def embed_passages(self, texts: Sequence[str]) -> np.ndarray: ...
@@ -51,6 +53,13 @@ class SemanticRetriever:
 
     def embed(self, query: str) -> np.ndarray:
         return self.encoder.embed_query(query)
+
+    def embed_many(self, queries: Sequence[str]) -> np.ndarray:
+        """One row per query, embedded in one batch."""
+        return self.encoder.embed_queries(queries)
+
+    def has_pool(self, script: Script) -> bool:
+        return script in self._pools.current().scripts
 
     def retrieve(
         self, vector: np.ndarray, limit: int, within_chunks: Sequence[int] | None = None

@@ -27,6 +27,15 @@ def test_basic_shape_and_norm(encoder: Encoder):
     assert encoder.embed_passages([]).shape == (0, 384)
 
 
+def test_questions_embedded_in_one_batch_are_each_as_if_embedded_alone(encoder: Encoder):
+    # A Chinese question and its English reading go to the model together (``search.reading``):
+    # the shorter one is padded, and padding must not move it.
+    questions = ["图像太暗怎么办？", "image picture too dark dim what do"]
+    together = encoder.embed_queries(questions)
+    for row, question in zip(together, questions, strict=True):
+        np.testing.assert_allclose(row, encoder.embed_query(question), atol=1e-5)
+
+
 def test_cross_lingual_query(encoder: Encoder):
     passages = encoder.embed_passages([UNRELATED_EN, EXPOSURE_EN])
     scores = passages @ encoder.embed_query("曝光时间")

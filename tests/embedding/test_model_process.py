@@ -47,6 +47,8 @@ def test_remote_answers_match_the_in_process_encoder(
         )
     assert before_cancel and before_cancel[-1] < len(texts)  # stopped a batch or two after asked
     np.testing.assert_allclose(far.embed_query("曝光时间"), encoder.embed_query("曝光时间"), atol=1e-6)
+    pair = ["曝光时间", "exposure time"]
+    np.testing.assert_allclose(far.embed_queries(pair), encoder.embed_queries(pair), atol=1e-6)
     for text in mixed_sentences:
         assert far.word_boundaries(text) == encoder.word_boundaries(text)
         assert counter(text) == counter(text) == near_counts(text)

@@ -3,7 +3,6 @@ document filters, and never mixing vectors of two model packs."""
 
 from __future__ import annotations
 
-import threading
 from importlib.resources import files
 from pathlib import Path
 
@@ -209,18 +208,3 @@ def test_results_from_another_pack_are_never_mixed(
         assert kb.search("exposure time", mode="dense").results
     with KnowledgeBase(data, pack_dir=default_pack.path) as kb:
         assert kb.pending_embeddings() == total
-
-
-def test_the_english_reading_is_embedded_beside_keyword_search_until_the_library_closes(
-    tmp_path: Path, sample_folder: Path, default_pack: ModelPack
-) -> None:
-    def readers() -> list[threading.Thread]:
-        return [t for t in threading.enumerate() if t.name.startswith("kbapp-reading")]
-
-    with KnowledgeBase(tmp_path / "lib", pack_dir=default_pack.path) as kb:
-        assert kb.import_paths([sample_folder]).ok
-        kb.embed_pending()
-        res = kb.search("图像太暗怎么办", k=5)
-        assert any("english_reading" in r.why for r in res.results)  # the English pages were read so
-        assert len(readers()) == 1
-    assert readers() == []
