@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import sqlite3
 import threading
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 _SCHEMA = "CREATE TABLE IF NOT EXISTS copies (name TEXT PRIMARY KEY, data BLOB NOT NULL)"
@@ -56,19 +56,7 @@ class CopyPack:
 
     def put_many(self, copies: Iterable[tuple[str, bytes]]) -> None:
         """Store ``(name, bytes)`` pairs durably, in one transaction."""
-        rows = list(copies)
-        if not rows:
-            return
-        with self._lock:
-            conn = self._open(create=True)
-            assert conn is not None
-            conn.execute("BEGIN IMMEDIATE")
-            try:
-                conn.executemany("INSERT OR IGNORE INTO copies (name, data) VALUES (?, ?)", rows)
-                conn.execute("COMMIT")
-            except BaseException:
-                conn.execute("ROLLBACK")
-                raise
+        self._change("INSERT OR IGNORE INTO copies (name, data) VALUES (?, ?)", list(copies), create=True)
 
     def contains(self, name: str) -> bool:
         with self._lock:
@@ -91,16 +79,20 @@ class CopyPack:
             return set() if conn is None else {name for (name,) in conn.execute("SELECT name FROM copies")}
 
     def delete_many(self, names: Iterable[str]) -> None:
-        rows = [(name,) for name in names]
+        self._change("DELETE FROM copies WHERE name = ?", [(name,) for name in names], create=False)
+
+    def _change(self, sql: str, rows: Sequence[tuple[str | bytes, ...]], create: bool) -> None:
+        """``sql`` for each row, in one transaction: one commit, and one wait for the disk, however
+        many documents are imported or removed together."""
         if not rows:
             return
         with self._lock:
-            conn = self._open(create=False)
+            conn = self._open(create=create)
             if conn is None:
                 return
-            conn.execute("BEGIN IMMEDIATE")  # one commit, not one per copy, when many documents go
+            conn.execute("BEGIN IMMEDIATE")
             try:
-                conn.executemany("DELETE FROM copies WHERE name = ?", rows)
+                conn.executemany(sql, rows)
                 conn.execute("COMMIT")
             except BaseException:
                 conn.execute("ROLLBACK")
