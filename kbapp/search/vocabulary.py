@@ -197,7 +197,11 @@ def question_words(query: str, scripts: frozenset[Script], splits: Splitter | No
     """The question's content words that can be looked up in a library of these scripts, each
     with its ways of being present; ``splits`` gives where Chinese words may start and end."""
     folded = fold(query)
-    dictionary = bridge() or Bridge({}, {})  # without it: English words only
+    # Without it: English words only. An English question asked of a library without Chinese text
+    # has no use for it (its Chinese words could be in no passage), and a keyword search need not
+    # wait for it to open (22 ms, the cache's check).
+    chinese = Script.CJK in scripts or CJK_RE.search(folded) is not None
+    dictionary = (bridge() if chinese else None) or Bridge({}, {})
     boundaries = splits(folded) if splits is not None else None
     english = _english_words(folded, dictionary, scripts, capitals(query))
     found = english + _chinese_words(folded, dictionary, boundaries)

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from kbapp.library import KnowledgeBase
-from kbapp.search import crossing
+from kbapp.search import crossing, vocabulary
 from kbapp.search.searcher import _best_per_pool
 from kbapp.text.script import Script
 
@@ -25,7 +25,8 @@ def test_a_library_of_one_language_searches_without_opening_the_dictionary(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Opening the dictionary's cache checks all 6 MB of it (16 ms of a one-shot keyword search):
-    only a question that can be translated into another language of the library needs it."""
+    only a question that can be translated into another language of the library needs it, to be
+    searched (``crossing``) or to know which of its words the library lacks (``vocabulary``)."""
     docs = tmp_path / "docs"
     docs.mkdir()
     (docs / "pump.txt").write_text("Pump\n\nThe pump stops when it overheats.\n", "utf-8")
@@ -36,8 +37,10 @@ def test_a_library_of_one_language_searches_without_opening_the_dictionary(
 
     with KnowledgeBase(tmp_path / "lib") as kb:
         assert kb.import_paths([docs / "pump.txt"]).ok
-        monkeypatch.setattr(crossing, "bridge", unwanted)
+        for module in (crossing, vocabulary):
+            monkeypatch.setattr(module, "bridge", unwanted)
         assert kb.search("pump overheats", mode="lexical").results
+        assert kb.search("pump overheats", mode="hybrid").results  # the model loaded, on first use
         monkeypatch.undo()
         assert kb.import_paths([docs / "泵.txt"]).ok
         monkeypatch.setattr(crossing, "bridge", unwanted)
