@@ -260,10 +260,13 @@ class Searcher:
                 conn, candidates, searched, weights, k, stats.weights(bridged.terms), bridged.sources
             )
             texts = [r.text for r in results]
-            words = vocabulary(count, query, library, splits, texts) if semantic is not None else None
+            # Keyword search too names the words no passage holds, so that matches on the rest of
+            # the question are not taken for an answer about them; it refuses nothing on them
+            # (README: the unknown-word rule alone cost cross-language questions in keyword mode).
+            words = vocabulary(count, query, library, splits, texts)
         status = ResponseStatus.OK if message is None else ResponseStatus.KEYWORD_ONLY
         closest: list[SearchResult] = []
-        if semantic is not None and vector is not None and words is not None and results:
+        if semantic is not None and vector is not None and results:
             everyday = semantic.everyday_similarity(vector)
             best = _best_per_pool(dense, pool_of, semantic.hubness(pool_of))
             sizes = {script: pool.size for script, pool in pools.items()}
@@ -276,8 +279,6 @@ class Searcher:
             message = message or (NOTHING_RELEVANT if semantic is not None else NOTHING_FOUND)
         took = (time.perf_counter() - started) * 1000
         held = bridged.held_sources(stats.containing)  # found through a later sense: not missing
-        unknown = tuple(w for w in words.unknown if w not in held) if words is not None else ()
-        translations = (
-            {w: t for w, t in words.translations.items() if w in unknown} if words is not None else {}
-        )
+        unknown = tuple(w for w in words.unknown if w not in held)
+        translations = {w: t for w, t in words.translations.items() if w in unknown}
         return SearchResponse(asked, mode, results, status, message, took, unknown, translations, closest)
