@@ -263,7 +263,7 @@ class Searcher:
             # Keyword search too names the words no passage holds, so that matches on the rest of
             # the question are not taken for an answer about them; it refuses nothing on them
             # (README: the unknown-word rule alone cost cross-language questions in keyword mode).
-            words = vocabulary(count, query, library, splits, texts)
+            words = vocabulary(count, query, library, splits, texts, judged=semantic is not None)
         status = ResponseStatus.OK if message is None else ResponseStatus.KEYWORD_ONLY
         closest: list[SearchResult] = []
         if semantic is not None and vector is not None and results:

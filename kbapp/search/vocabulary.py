@@ -310,10 +310,17 @@ def vocabulary(
     library: Profile,
     splits: Splitter | None = None,
     texts: Sequence[str] = (),
+    *,
+    judged: bool = True,
 ) -> Vocabulary:
     """What the library knows of ``query`` (``count``: passages holding each term); ``texts``, the
     passages found, are checked for one that holds every word (``held_whole``), and the first for
-    how much of the question it holds through the dictionary (``translated_coverage``)."""
+    how much of the question it holds through the dictionary (``translated_coverage``).
+
+    Without a relevance decision to feed (``judged`` false: keyword search, which only names the
+    missing words), the passages are read only to clear words found missing, and neither
+    ``held_whole`` nor ``translated_coverage`` is worked out: reading the ten passages' terms for
+    them took a quarter of a keyword search on ``manuals_mixed_dev``."""
     words = question_words(query, library.scripts, splits)
     folded = fold(query)
     looked_up = {t for word in words for a in word.alternatives for t in a}
@@ -324,7 +331,8 @@ def vocabulary(
     # A word is missing from the library by its first translations, but a passage holding every
     # word knows it by another exact one; a missing word without one cannot be held.
     holdable = all(word.exact for word in words if word.text in unknown)
-    whole = holdable and any(held_whole(words, text, folded, boundaries) for text in texts)
+    read = texts if judged or unknown else ()
+    whole = holdable and any(held_whole(words, text, folded, boundaries) for text in read)
     unknown = () if whole else unknown
     # The other language's words are worth naming only where the library has text in it: "records"
     # asked of an English manual was not missing as 录音.
@@ -342,8 +350,11 @@ def vocabulary(
     )
     # The first result only: read over all ten, the rule also answered questions whose everyday
     # words a lower-ranked passage happened to hold (README).
-    first = texts[0] if texts else ""  # no passage: nothing held
-    covered = translated_coverage(words, counts, library.passages, first, folded, boundaries)
+    covered = (
+        translated_coverage(words, counts, library.passages, texts[0], folded, boundaries)
+        if judged and texts  # no passage: nothing held
+        else 0.0
+    )
     return Vocabulary(
         len(words),
         unknown,
