@@ -92,18 +92,31 @@ def _english_pairs(query: str, splits: Splitter | None, characters: bool = False
     return dictionary.english_pairs(folded, splits(folded) if splits is not None else None, characters)
 
 
-def _held_first(count: TermCounter, pairs: list[tuple[str, str]]) -> list[tuple[str, str]]:
+def _held_first(
+    count: TermCounter, pairs: list[tuple[str, str]], kinds: list[tuple[str, str]]
+) -> list[tuple[str, str]]:
     """Of each English word's Chinese words, in the dictionary's order, those the library holds
-    come first (all of a word's terms occur), and ``PER_WORD`` are kept."""
-    terms = {chinese: [t.text for t in query_terms(chinese) if not t.prefix] for _, chinese in pairs}
+    come first (all of a word's terms occur), and ``PER_WORD`` are kept. A word none of whose own
+    Chinese words the library holds is searched as the kinds of it the library holds (``kinds``,
+    ``Bridge.kinds_of``: 风扇 for "fan")."""
+    terms = {chinese: [t.text for t in query_terms(chinese) if not t.prefix] for _, chinese in pairs + kinds}
     counts = count({t for ts in terms.values() for t in ts})
+
+    def held(chinese: str) -> bool:
+        return bool(terms[chinese]) and all(counts[t] for t in terms[chinese])
+
     by_word: dict[str, list[str]] = {}
     for english, chinese in pairs:
         by_word.setdefault(english, []).append(chinese)
+    kinds_by_word: dict[str, list[str]] = {}
+    for english, chinese in kinds:
+        kinds_by_word.setdefault(english, []).append(chinese)
     kept = []
     for english, candidates in by_word.items():
-        held = sorted(candidates, key=lambda c: not (terms[c] and all(counts[t] for t in terms[c])))
-        kept += [(english, chinese) for chinese in held[:PER_WORD]]
+        ordered = sorted(candidates, key=lambda c: not held(c))
+        if ordered and not held(ordered[0]):
+            ordered = [c for c in kinds_by_word.get(english, []) if held(c)] + ordered
+        kept += [(english, chinese) for chinese in ordered[:PER_WORD]]
     return kept
 
 
@@ -135,7 +148,9 @@ def bridged_terms(
     if wants_english:
         pairs += _english_pairs(query, splits, characters)
     if wants_chinese:
-        pairs += _held_first(count, dictionary.chinese_pairs(fold(query), CANDIDATES, capitals(query)))
+        folded = fold(query)
+        own = dictionary.chinese_pairs(folded, CANDIDATES, capitals(query))
+        pairs += _held_first(count, own, dictionary.kind_pairs(folded))
     seen = {t.text for t in terms}
     out = Bridged()
     for source, translation in pairs:

@@ -126,7 +126,10 @@ def _english_words(
         if Script.LATIN not in library and not translations and not within_chinese:
             continue  # nothing to look it up in
         own = list(alternatives)
-        alternatives += [_bigrams(word) for word in translations]
+        # ... or as a kind of it (风扇 "electric fan" for "fan"), as keyword search looks for one
+        # where the library holds none of the word's own translations (``crossing``).
+        kinds = dictionary.kinds_of(raw) if Script.CJK in library else ()
+        alternatives += [_bigrams(word) for word in (*translations, *kinds)]
         exact = _exact_chinese(term.text, raw, named, dictionary, library, acronyms)
         out.append(Word(raw, alternatives, tuple(translations), own, exact))
     return out

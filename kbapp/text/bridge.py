@@ -8,7 +8,9 @@ explanatory glosses ("to restore sb or sth to its original position") would matc
 A Chinese question is split into dictionary words by longest match; an English word is looked
 up among the entries whose gloss is exactly that word or another inflection of its base form
 (``word_forms``), then among those whose gloss only shares its stem; two words in a row also among
-the entries glossed by exactly those two ("short circuit": 短路). A character of a Chinese question
+the entries glossed by exactly those two ("short circuit": 短路), and where the library holds
+none of a word's own, among the entries named by two words it is the last of ("fan": 风扇,
+"electric fan"; ``Bridge.kinds_of``). A character of a Chinese question
 that is part of no dictionary word is looked up alone (``single``): by its one-word glosses, unless
 the dictionary gives it a grammatical sense (a particle, an affix, a gloss of function words alone:
 给 "for", 把, 子) or reads it as a name. Query side only: the index is unchanged.
@@ -60,9 +62,10 @@ ENGLISH_PER_WORD = 8
 SEARCHED_PER_WORD = 4
 MAX_WORD = 4  # longest Chinese word tried when splitting a question
 _SPLIT_MEMO_SIZE = 64  # questions whose splits are kept (``Bridge._splits``)
-CACHE_VERSION = 21  # bump when ``parse`` or the cache file changes
+CACHE_VERSION = 22  # bump when ``parse`` or the cache file changes
 # the cache file's tables
 _TO_ENGLISH, _TO_CHINESE, _EXACT, _BY_STEM, _SINGLE = "to_english", "to_chinese", "exact", "by_stem", "single"
+_BY_HEAD = "by_head"
 
 _ENTRY_RE = re.compile(r"^(\S+) (\S+) \[([^\]]*)\] /(.*)/$")
 _PAREN_RE = re.compile(r"\([^)]*\)")
@@ -120,6 +123,9 @@ class Bridge:
     # A single character → its one-word glosses, read only where a question's character is part of
     # no dictionary word (``english_pairs``): 轴 "axis" in 坐标轴, which the dictionary lacks.
     single: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    # English word → the Chinese words glossed by a two-word name whose last word it is, the name's
+    # head: 风扇 "electric fan" is a fan, 电流 "electric current" a current (``kinds_of``).
+    by_head: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     # The last questions' splits: one search splits its question four or five times (the keyword
     # bridge, straddling pairs, the English reading, the unknown-word check), each time looking
     # every candidate word up in the cache file.
@@ -290,6 +296,15 @@ class Bridge:
             for chinese in self.chinese_of(word, per_word, word in acronyms)
         ]
 
+    def kind_pairs(self, text: str) -> list[tuple[str, str]]:
+        """``kinds_of`` each English word of ``text``, with the word (as ``chinese_pairs``)."""
+        return [
+            (word, chinese)
+            for word in _WORD_RE.findall(text.lower())
+            if _usable(word)
+            for chinese in self.kinds_of(word)
+        ]
+
     def chinese_of(self, word: str, limit: int = PER_WORD, acronym: bool = False) -> tuple[str, ...]:
         """The Chinese words glossed by ``word`` (lower-case) or by any inflection of its base
         form, the shortest of its ``word_forms`` that is a gloss, under which every inflection's
@@ -302,6 +317,20 @@ class Bridge:
         shortest_first = sorted(word_forms(word), key=len)
         own = next((found for form in shortest_first if (found := self.to_chinese.get(form))), ())
         return tuple(dict.fromkeys((*spelled, *own, *self.by_stem.get(stem(word), ()))))[:limit]
+
+    def kinds_of(self, word: str) -> tuple[str, ...]:
+        """The first ``CANDIDATES`` Chinese words glossed by a two-word name whose last word, its
+        head, is ``word`` or one of its base forms ("fans": 风扇 "electric fan"), beyond its own
+        (``chinese_of``). The dictionary often names a manual's everyday part only so: 风扇, 电流
+        "electric current", 镜头 "camera lens", 开关 "power switch" have no one-word gloss. None
+        for a word the dictionary gives no word of its own ("two", "between"): the names it heads
+        ("number two": 第二) are not what it means in a question."""
+        own = set(self.chinese_of(word, CANDIDATES))
+        if not own:
+            return ()
+        shortest_first = sorted(word_forms(word), key=len)
+        found = next((found for form in shortest_first if (found := self.by_head.get(form))), ())
+        return tuple(c for c in found if c not in own)[:CANDIDATES]
 
     def names(self, text: str, per_word: int = PER_WORD) -> list[tuple[int, int, str, tuple[str, ...]]]:
         """The two-word names in ``text`` (lower-case English) that the dictionary glosses as a
@@ -425,6 +454,7 @@ def parse(lines: list[str], common: frozenset[str] = frozenset()) -> Bridge:
     to_english: dict[str, list[str]] = defaultdict(list)
     to_chinese: dict[str, list[tuple[int, bool, int, str]]] = defaultdict(list)  # sort key, word last
     by_stem: dict[str, list[tuple[int, bool, int, str]]] = defaultdict(list)
+    by_head: dict[str, list[tuple[int, bool, int, str]]] = defaultdict(list)
     exact_english: dict[str, list[str]] = defaultdict(list)
     single: dict[str, list[str]] = defaultdict(list)
     grammatical: set[str] = set()
@@ -468,6 +498,8 @@ def parse(lines: list[str], common: frozenset[str] = frozenset()) -> Bridge:
                 by_stem[stem(g.words[0])].append(entry)
             elif g.two_words:
                 to_chinese[english_key(g.words)].append(entry)
+                for form in word_forms(g.words[-1]):
+                    by_head[form].append(entry)
     # An acronym that also spells an English word is filed in capitals, for a question that writes
     # it so (``Bridge.chinese_of``): "led" of "who led the team" had been read as 发光二极管, "aids"
     # of "hearing aids" as 艾滋病. One that spells no other word (cpu, usb) is found however typed.
@@ -478,6 +510,7 @@ def parse(lines: list[str], common: frozenset[str] = frozenset()) -> Bridge:
             by_stem[stem(letters)].append(entry)
     chinese = {key: _best(entries) for key, entries in to_chinese.items()}
     stems = {key: _best(entries) for key, entries in by_stem.items()}
+    heads = {key: _best(entries) for key, entries in by_head.items()}
     exact = {
         w: tuple(dict.fromkeys(exact_english[w] or phrasal_english[w]))[:ENGLISH_PER_WORD]
         for w in to_english
@@ -485,7 +518,12 @@ def parse(lines: list[str], common: frozenset[str] = frozenset()) -> Bridge:
     }
     singles = {c: tuple(e[:ENGLISH_PER_WORD]) for c, e in single.items() if e and c not in grammatical}
     return Bridge(
-        {w: tuple(e[:ENGLISH_PER_WORD]) for w, e in to_english.items() if e}, chinese, exact, stems, singles
+        {w: tuple(e[:ENGLISH_PER_WORD]) for w, e in to_english.items() if e},
+        chinese,
+        exact,
+        stems,
+        singles,
+        heads,
     )
 
 
@@ -513,8 +551,15 @@ _lock = threading.Lock()
 
 
 def _open_cache(cache: Path) -> Bridge:
-    tables = open_word_tables(cache, (_TO_ENGLISH, _TO_CHINESE, _EXACT, _BY_STEM, _SINGLE))
-    return Bridge(tables[_TO_ENGLISH], tables[_TO_CHINESE], tables[_EXACT], tables[_BY_STEM], tables[_SINGLE])
+    tables = open_word_tables(cache, (_TO_ENGLISH, _TO_CHINESE, _EXACT, _BY_STEM, _SINGLE, _BY_HEAD))
+    return Bridge(
+        tables[_TO_ENGLISH],
+        tables[_TO_CHINESE],
+        tables[_EXACT],
+        tables[_BY_STEM],
+        tables[_SINGLE],
+        tables[_BY_HEAD],
+    )
 
 
 @lru_cache(maxsize=1)
@@ -537,6 +582,7 @@ def _load() -> Bridge | None:
             _EXACT: built.exact,
             _BY_STEM: built.by_stem,
             _SINGLE: built.single,
+            _BY_HEAD: built.by_head,
         }
         write_word_tables(cache, tables)
         _remove_others(cache)

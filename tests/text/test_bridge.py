@@ -186,6 +186,52 @@ def test_two_english_words_in_a_row_are_looked_up_as_one_name() -> None:
     assert "短路" in bridge().chinese_for("short circuit")  # type: ignore[union-attr]
 
 
+def test_an_english_word_also_names_the_kinds_of_it_the_dictionary_names_in_two_words() -> None:
+    """风扇 is only ever an "electric fan": it is a kind of fan, found for "fans" too. A word the
+    dictionary gives nothing of its own ("two") is not read through the names it heads."""
+    lines = [
+        "扇子 扇子 [shan4 zi5] /fan/CL:把[ba3]/",
+        "風扇 风扇 [feng1 shan4] /electric fan/",
+        "電扇 电扇 [dian4 shan4] /electric fan/",
+        "球迷 球迷 [qiu2 mi2] /fan (ball sports)/",  # one word: its own, not a kind
+        "第二 第二 [di4 er4] /second/number two/",
+        "風扇葉 风扇叶 [feng1 shan4 ye4] /fan blade/",  # "fan" is not its last word
+    ]
+    b = parse(lines)
+    assert b.chinese_of("fan", 12) == ("扇子", "球迷")
+    assert set(b.kinds_of("fan")) == set(b.kinds_of("fans")) == {"风扇", "电扇"}
+    assert sorted(b.kind_pairs("Replace the fans")) == [("fans", "电扇"), ("fans", "风扇")]
+    assert b.kinds_of("two") == () and b.kinds_of("blade") == ()
+    assert "风扇" in bridge().kinds_of("fan")  # type: ignore[union-attr]
+
+
+def test_an_english_word_is_searched_as_a_kind_of_it_only_where_the_library_holds_none_of_its_own(
+    tmp_path: Path,
+) -> None:
+    """A camera manual says 风扇 and 镜头, never 扇子 or 透镜: "fan" and "lens" are searched as
+    those. Where the library holds one of the word's own words, its kinds are left out."""
+    question = "replace the fan and clean the lens"
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "维护.txt").write_text("维护\n\n断开电源后更换风扇，用软布清洁镜头。\n", encoding="utf-8")
+    with KnowledgeBase(tmp_path / "lib") as kb:
+        assert kb.import_paths([docs]).ok
+        with kb.engine.connect() as conn:
+            found = bridged_terms(
+                term_counter(conn, None), question, query_terms(question), frozenset({Script.CJK})
+            )
+        assert found.sources["风扇"] == "fan" and found.sources["镜头"] == "lens"
+        assert kb.search(question, mode="lexical").results[0].title == "维护"
+        (docs / "扇子.txt").write_text("扇子\n\n夏天用的扇子。\n", encoding="utf-8")
+        assert kb.import_paths([docs]).ok
+        with kb.engine.connect() as conn:
+            own = bridged_terms(
+                term_counter(conn, None), question, query_terms(question), frozenset({Script.CJK})
+            )
+        assert own.sources["扇子"] == "fan" and "风扇" not in own.sources
+        assert own.sources["镜头"] == "lens"
+
+
 def test_words_start_and_end_where_the_segmenter_splits() -> None:
     b = parse(["大能 大能 [da4 neng2] /almighty/", "輸入 输入 [shu1 ru4] /to input/"])
     text = "最大能输入"  # "the most it can take": 最大 | 能 | 输入, not 最 | 大能
