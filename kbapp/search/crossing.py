@@ -93,13 +93,14 @@ def _english_pairs(query: str, splits: Splitter | None, characters: bool = False
 
 
 def _held_first(
-    count: TermCounter, pairs: list[tuple[str, str]], kinds: list[tuple[str, str]]
+    count: TermCounter, pairs: list[tuple[str, str]], further: list[tuple[str, str]]
 ) -> list[tuple[str, str]]:
     """Of each English word's Chinese words, in the dictionary's order, those the library holds
-    come first (all of a word's terms occur), and ``PER_WORD`` are kept. A word none of whose own
-    Chinese words the library holds is searched as the kinds of it the library holds (``kinds``,
-    ``Bridge.kinds_of``: 风扇 for "fan")."""
-    terms = {chinese: [t.text for t in query_terms(chinese) if not t.prefix] for _, chinese in pairs + kinds}
+    come first (all of a word's terms occur), and ``PER_WORD`` are kept. A word none of whose
+    Chinese words the library holds is searched as those it holds of its ``further`` ones
+    (``Bridge.further_of``: 故障 for "fault", 风扇 for "fan")."""
+    every = pairs + further
+    terms = {chinese: [t.text for t in query_terms(chinese) if not t.prefix] for _, chinese in every}
     counts = count({t for ts in terms.values() for t in ts})
 
     def held(chinese: str) -> bool:
@@ -108,14 +109,14 @@ def _held_first(
     by_word: dict[str, list[str]] = {}
     for english, chinese in pairs:
         by_word.setdefault(english, []).append(chinese)
-    kinds_by_word: dict[str, list[str]] = {}
-    for english, chinese in kinds:
-        kinds_by_word.setdefault(english, []).append(chinese)
+    further_by_word: dict[str, list[str]] = {}
+    for english, chinese in further:
+        further_by_word.setdefault(english, []).append(chinese)
     kept = []
     for english, candidates in by_word.items():
         ordered = sorted(candidates, key=lambda c: not held(c))
         if ordered and not held(ordered[0]):
-            ordered = [c for c in kinds_by_word.get(english, []) if held(c)] + ordered
+            ordered = [c for c in further_by_word.get(english, []) if held(c)] + ordered
         kept += [(english, chinese) for chinese in ordered[:PER_WORD]]
     return kept
 
@@ -150,7 +151,7 @@ def bridged_terms(
     if wants_chinese:
         folded = fold(query)
         own = dictionary.chinese_pairs(folded, CANDIDATES, capitals(query))
-        pairs += _held_first(count, own, dictionary.kind_pairs(folded))
+        pairs += _held_first(count, own, dictionary.further_pairs(folded))
     seen = {t.text for t in terms}
     out = Bridged()
     for source, translation in pairs:

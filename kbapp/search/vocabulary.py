@@ -126,10 +126,10 @@ def _english_words(
         if Script.LATIN not in library and not translations and not within_chinese:
             continue  # nothing to look it up in
         own = list(alternatives)
-        # ... or as a kind of it (风扇 "electric fan" for "fan"), as keyword search looks for one
-        # where the library holds none of the word's own translations (``crossing``).
-        kinds = dictionary.kinds_of(raw) if Script.CJK in library else ()
-        alternatives += [_bigrams(word) for word in (*translations, *kinds)]
+        # ... or as one of its further Chinese words (故障 for "fault", 风扇 "electric fan" for
+        # "fan"), as keyword search looks for one where the library holds none of the first.
+        further = dictionary.further_of(raw) if Script.CJK in library else ()
+        alternatives += [_bigrams(word) for word in (*translations, *further)]
         exact = _exact_chinese(term.text, raw, named, dictionary, library, acronyms)
         out.append(Word(raw, alternatives, tuple(translations), own, exact))
     return out

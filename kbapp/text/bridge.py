@@ -9,8 +9,8 @@ A Chinese question is split into dictionary words by longest match; an English w
 up among the entries whose gloss is exactly that word or another inflection of its base form
 (``word_forms``), then among those whose gloss only shares its stem; two words in a row also among
 the entries glossed by exactly those two ("short circuit": 短路), and where the library holds
-none of a word's own, among the entries named by two words it is the last of ("fan": 风扇,
-"electric fan"; ``Bridge.kinds_of``). A character of a Chinese question
+none of a word's first Chinese words, among its later ones and the entries named by two words it
+is the last of ("fan": 风扇, "electric fan"; ``Bridge.further_of``). A character of a Chinese question
 that is part of no dictionary word is looked up alone (``single``): by its one-word glosses, unless
 the dictionary gives it a grammatical sense (a particle, an affix, a gloss of function words alone:
 给 "for", 把, 子) or reads it as a name. Query side only: the index is unchanged.
@@ -62,10 +62,10 @@ ENGLISH_PER_WORD = 8
 SEARCHED_PER_WORD = 4
 MAX_WORD = 4  # longest Chinese word tried when splitting a question
 _SPLIT_MEMO_SIZE = 64  # questions whose splits are kept (``Bridge._splits``)
-CACHE_VERSION = 22  # bump when ``parse`` or the cache file changes
+CACHE_VERSION = 23  # bump when ``parse`` or the cache file changes
 # the cache file's tables
 _TO_ENGLISH, _TO_CHINESE, _EXACT, _BY_STEM, _SINGLE = "to_english", "to_chinese", "exact", "by_stem", "single"
-_BY_HEAD = "by_head"
+_LATER, _BY_HEAD = "later", "by_head"
 
 _ENTRY_RE = re.compile(r"^(\S+) (\S+) \[([^\]]*)\] /(.*)/$")
 _PAREN_RE = re.compile(r"\([^)]*\)")
@@ -123,8 +123,10 @@ class Bridge:
     # A single character → its one-word glosses, read only where a question's character is part of
     # no dictionary word (``english_pairs``): 轴 "axis" in 坐标轴, which the dictionary lacks.
     single: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
-    # English word → the Chinese words glossed by a two-word name whose last word it is, the name's
-    # head: 风扇 "electric fan" is a fan, 电流 "electric current" a current (``kinds_of``).
+    # English word → its Chinese words after the first ``CANDIDATES`` (as many again), and those
+    # glossed by a two-word name whose last word, the name's head, it is: 风扇 "electric fan" is a
+    # fan, 电流 "electric current" a current (``further_of``).
+    later: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     by_head: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     # The last questions' splits: one search splits its question four or five times (the keyword
     # bridge, straddling pairs, the English reading, the unknown-word check), each time looking
@@ -296,13 +298,13 @@ class Bridge:
             for chinese in self.chinese_of(word, per_word, word in acronyms)
         ]
 
-    def kind_pairs(self, text: str) -> list[tuple[str, str]]:
-        """``kinds_of`` each English word of ``text``, with the word (as ``chinese_pairs``)."""
+    def further_pairs(self, text: str) -> list[tuple[str, str]]:
+        """``further_of`` each English word of ``text``, with the word (as ``chinese_pairs``)."""
         return [
             (word, chinese)
             for word in _WORD_RE.findall(text.lower())
             if _usable(word)
-            for chinese in self.kinds_of(word)
+            for chinese in self.further_of(word)
         ]
 
     def chinese_of(self, word: str, limit: int = PER_WORD, acronym: bool = False) -> tuple[str, ...]:
@@ -318,19 +320,23 @@ class Bridge:
         own = next((found for form in shortest_first if (found := self.to_chinese.get(form))), ())
         return tuple(dict.fromkeys((*spelled, *own, *self.by_stem.get(stem(word), ()))))[:limit]
 
-    def kinds_of(self, word: str) -> tuple[str, ...]:
-        """The first ``CANDIDATES`` Chinese words glossed by a two-word name whose last word, its
-        head, is ``word`` or one of its base forms ("fans": 风扇 "electric fan"), beyond its own
-        (``chinese_of``). The dictionary often names a manual's everyday part only so: 风扇, 电流
-        "electric current", 镜头 "camera lens", 开关 "power switch" have no one-word gloss. None
-        for a word the dictionary gives no word of its own ("two", "between"): the names it heads
-        ("number two": 第二) are not what it means in a question."""
+    def further_of(self, word: str) -> tuple[str, ...]:
+        """Chinese words for ``word`` beyond its first ``CANDIDATES`` (``chinese_of``), looked among
+        where a library holds none of those: its later ones (故障 is the dictionary's 15th word for
+        "fault", after 毛病, 错处, 不是 …), then up to ``CANDIDATES`` glossed by a two-word name
+        whose last word, its head, is ``word`` or one of its base forms ("fans": 风扇 "electric
+        fan"). The dictionary often names a manual's everyday part only so: 风扇, 电流 "electric
+        current", 镜头 "camera lens", 开关 "power switch" have no one-word gloss. None for a word
+        the dictionary gives no word of its own ("two", "between"): the names it heads ("number
+        two": 第二) are not what it means in a question."""
         own = set(self.chinese_of(word, CANDIDATES))
         if not own:
             return ()
         shortest_first = sorted(word_forms(word), key=len)
-        found = next((found for form in shortest_first if (found := self.by_head.get(form))), ())
-        return tuple(c for c in found if c not in own)[:CANDIDATES]
+        form = next((form for form in shortest_first if form in self.to_chinese), None)
+        later = self.later.get(form, ()) if form is not None else ()
+        kinds = next((found for form in shortest_first if (found := self.by_head.get(form))), ())
+        return tuple(c for c in dict.fromkeys((*later, *kinds)) if c not in own)
 
     def names(self, text: str, per_word: int = PER_WORD) -> list[tuple[int, int, str, tuple[str, ...]]]:
         """The two-word names in ``text`` (lower-case English) that the dictionary glosses as a
@@ -510,6 +516,7 @@ def parse(lines: list[str], common: frozenset[str] = frozenset()) -> Bridge:
             by_stem[stem(letters)].append(entry)
     chinese = {key: _best(entries) for key, entries in to_chinese.items()}
     stems = {key: _best(entries) for key, entries in by_stem.items()}
+    later = {key: found for key, entries in to_chinese.items() if (found := _best(entries, CANDIDATES))}
     heads = {key: _best(entries) for key, entries in by_head.items()}
     exact = {
         w: tuple(dict.fromkeys(exact_english[w] or phrasal_english[w]))[:ENGLISH_PER_WORD]
@@ -523,14 +530,15 @@ def parse(lines: list[str], common: frozenset[str] = frozenset()) -> Bridge:
         exact,
         stems,
         singles,
+        later,
         heads,
     )
 
 
-def _best(entries: list[tuple[int, bool, int, str]]) -> tuple[str, ...]:
-    """The first ``CANDIDATES`` Chinese words of a gloss's entries: earliest sense, everyday words,
-    words with fewer senses first."""
-    return tuple(dict.fromkeys(entry[-1] for entry in sorted(entries)))[:CANDIDATES]
+def _best(entries: list[tuple[int, bool, int, str]], skip: int = 0) -> tuple[str, ...]:
+    """``CANDIDATES`` Chinese words of a gloss's entries, after the first ``skip``: earliest sense,
+    everyday words, words with fewer senses first."""
+    return tuple(dict.fromkeys(entry[-1] for entry in sorted(entries)))[skip : skip + CANDIDATES]
 
 
 def capitals(text: str) -> frozenset[str]:
@@ -551,13 +559,15 @@ _lock = threading.Lock()
 
 
 def _open_cache(cache: Path) -> Bridge:
-    tables = open_word_tables(cache, (_TO_ENGLISH, _TO_CHINESE, _EXACT, _BY_STEM, _SINGLE, _BY_HEAD))
+    names = (_TO_ENGLISH, _TO_CHINESE, _EXACT, _BY_STEM, _SINGLE, _LATER, _BY_HEAD)
+    tables = open_word_tables(cache, names)
     return Bridge(
         tables[_TO_ENGLISH],
         tables[_TO_CHINESE],
         tables[_EXACT],
         tables[_BY_STEM],
         tables[_SINGLE],
+        tables[_LATER],
         tables[_BY_HEAD],
     )
 
@@ -582,6 +592,7 @@ def _load() -> Bridge | None:
             _EXACT: built.exact,
             _BY_STEM: built.by_stem,
             _SINGLE: built.single,
+            _LATER: built.later,
             _BY_HEAD: built.by_head,
         }
         write_word_tables(cache, tables)

@@ -187,8 +187,9 @@ def test_two_english_words_in_a_row_are_looked_up_as_one_name() -> None:
 
 
 def test_an_english_word_also_names_the_kinds_of_it_the_dictionary_names_in_two_words() -> None:
-    """风扇 is only ever an "electric fan": it is a kind of fan, found for "fans" too. A word the
-    dictionary gives nothing of its own ("two") is not read through the names it heads."""
+    """风扇 is only ever an "electric fan": it is a kind of fan, found for "fans" too, after the
+    word's later Chinese words (故障 is the 15th for "fault"). A word the dictionary gives nothing
+    of its own ("two") is not read through the names it heads."""
     lines = [
         "扇子 扇子 [shan4 zi5] /fan/CL:把[ba3]/",
         "風扇 风扇 [feng1 shan4] /electric fan/",
@@ -199,21 +200,25 @@ def test_an_english_word_also_names_the_kinds_of_it_the_dictionary_names_in_two_
     ]
     b = parse(lines)
     assert b.chinese_of("fan", 12) == ("扇子", "球迷")
-    assert set(b.kinds_of("fan")) == set(b.kinds_of("fans")) == {"风扇", "电扇"}
-    assert sorted(b.kind_pairs("Replace the fans")) == [("fans", "电扇"), ("fans", "风扇")]
-    assert b.kinds_of("two") == () and b.kinds_of("blade") == ()
-    assert "风扇" in bridge().kinds_of("fan")  # type: ignore[union-attr]
+    assert set(b.further_of("fan")) == set(b.further_of("fans")) == {"风扇", "电扇"}
+    assert sorted(b.further_pairs("Replace the fans")) == [("fans", "电扇"), ("fans", "风扇")]
+    assert b.further_of("two") == () and b.further_of("blade") == ()
+    dictionary = bridge()
+    assert dictionary is not None and "风扇" in dictionary.further_of("fan")
+    assert "故障" not in dictionary.chinese_of("fault", 12) and "故障" in dictionary.further_of("fault")
 
 
-def test_an_english_word_is_searched_as_a_kind_of_it_only_where_the_library_holds_none_of_its_own(
+def test_an_english_word_is_searched_as_its_later_words_only_where_the_library_holds_none_of_the_first(
     tmp_path: Path,
 ) -> None:
-    """A camera manual says 风扇 and 镜头, never 扇子 or 透镜: "fan" and "lens" are searched as
-    those. Where the library holds one of the word's own words, its kinds are left out."""
-    question = "replace the fan and clean the lens"
+    """A camera manual says 故障, 风扇 and 镜头, never 毛病, 扇子 or 透镜: "fault", "fan" and "lens"
+    are searched as those. Where the library holds one of a word's first words, it is searched as
+    those alone."""
+    question = "replace the fan after a fault and clean the lens"
     docs = tmp_path / "docs"
     docs.mkdir()
-    (docs / "维护.txt").write_text("维护\n\n断开电源后更换风扇，用软布清洁镜头。\n", encoding="utf-8")
+    manual = "维护\n\n风扇故障时断开电源后更换风扇，用软布清洁镜头。\n"
+    (docs / "维护.txt").write_text(manual, encoding="utf-8")
     with KnowledgeBase(tmp_path / "lib") as kb:
         assert kb.import_paths([docs]).ok
         with kb.engine.connect() as conn:
@@ -221,6 +226,7 @@ def test_an_english_word_is_searched_as_a_kind_of_it_only_where_the_library_hold
                 term_counter(conn, None), question, query_terms(question), frozenset({Script.CJK})
             )
         assert found.sources["风扇"] == "fan" and found.sources["镜头"] == "lens"
+        assert found.sources["故障"] == "fault"
         assert kb.search(question, mode="lexical").results[0].title == "维护"
         (docs / "扇子.txt").write_text("扇子\n\n夏天用的扇子。\n", encoding="utf-8")
         assert kb.import_paths([docs]).ok
