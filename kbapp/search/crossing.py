@@ -20,7 +20,7 @@ well as the rare word "obtain" alone would say.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from kbapp.search.lexical import TermCounter, TermStats, idf
@@ -93,15 +93,14 @@ def _english_pairs(query: str, splits: Splitter | None, characters: bool = False
 
 
 def _held_first(
-    count: TermCounter, pairs: list[tuple[str, str]], further: list[tuple[str, str]]
+    count: TermCounter, pairs: list[tuple[str, str]], further: Callable[[str], Sequence[str]]
 ) -> list[tuple[str, str]]:
     """Of each English word's Chinese words, in the dictionary's order, those the library holds
     come first (all of a word's terms occur), and ``PER_WORD`` are kept. A word none of whose
     Chinese words the library holds is searched as those it holds of its ``further`` ones
-    (``Bridge.further_of``: 故障 for "fault", 风扇 for "fan")."""
-    every = pairs + further
-    terms = {chinese: [t.text for t in query_terms(chinese) if not t.prefix] for _, chinese in every}
-    counts = count({t for ts in terms.values() for t in ts})
+    (``Bridge.further_of``: 故障 for "fault", 风扇 for "fan"), looked up only for such a word."""
+    terms = {chinese: [t.text for t in query_terms(chinese) if not t.prefix] for _, chinese in pairs}
+    counts = dict(count({t for ts in terms.values() for t in ts}))
 
     def held(chinese: str) -> bool:
         return bool(terms[chinese]) and all(counts[t] for t in terms[chinese])
@@ -109,14 +108,14 @@ def _held_first(
     by_word: dict[str, list[str]] = {}
     for english, chinese in pairs:
         by_word.setdefault(english, []).append(chinese)
-    further_by_word: dict[str, list[str]] = {}
-    for english, chinese in further:
-        further_by_word.setdefault(english, []).append(chinese)
+    later = {english: further(english) for english, found in by_word.items() if not any(map(held, found))}
+    for chinese in {c for found in later.values() for c in found} - terms.keys():
+        terms[chinese] = [t.text for t in query_terms(chinese) if not t.prefix]
+    counts |= count({t for found in later.values() for c in found for t in terms[c]} - counts.keys())
     kept = []
     for english, candidates in by_word.items():
-        ordered = sorted(candidates, key=lambda c: not held(c))
-        if ordered and not held(ordered[0]):
-            ordered = [c for c in further_by_word.get(english, []) if held(c)] + ordered
+        first = sorted(candidates, key=lambda c: not held(c))
+        ordered = [c for c in later.get(english, ()) if held(c)] + first
         kept += [(english, chinese) for chinese in ordered[:PER_WORD]]
     return kept
 
@@ -149,9 +148,8 @@ def bridged_terms(
     if wants_english:
         pairs += _english_pairs(query, splits, characters)
     if wants_chinese:
-        folded = fold(query)
-        own = dictionary.chinese_pairs(folded, CANDIDATES, capitals(query))
-        pairs += _held_first(count, own, dictionary.further_pairs(folded))
+        own = dictionary.chinese_pairs(fold(query), CANDIDATES, capitals(query))
+        pairs += _held_first(count, own, dictionary.further_of)
     seen = {t.text for t in terms}
     out = Bridged()
     for source, translation in pairs:

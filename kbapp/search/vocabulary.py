@@ -126,10 +126,7 @@ def _english_words(
         if Script.LATIN not in library and not translations and not within_chinese:
             continue  # nothing to look it up in
         own = list(alternatives)
-        # ... or as one of its further Chinese words (故障 for "fault", 风扇 "electric fan" for
-        # "fan"), as keyword search looks for one where the library holds none of the first.
-        further = dictionary.further_of(raw) if Script.CJK in library else ()
-        alternatives += [_bigrams(word) for word in (*translations, *further)]
+        alternatives += [_bigrams(word) for word in translations]
         exact = _exact_chinese(term.text, raw, named, dictionary, library, acronyms)
         out.append(Word(raw, alternatives, tuple(translations), own, exact))
     return out
@@ -209,6 +206,30 @@ def question_words(query: str, scripts: frozenset[Script], splits: Splitter | No
     english = _english_words(folded, dictionary, scripts, capitals(query))
     found = english + _chinese_words(folded, dictionary, boundaries)
     return list({word.text: word for word in found}.values())  # a word asked twice counts once
+
+
+def _with_further(
+    words: Words, counts: dict[str, int], count: TermCounter, scripts: frozenset[Script]
+) -> tuple[Words, dict[str, int]]:
+    """``words``, each English word the library has in no way also present as its further Chinese
+    words (``Bridge.further_of``: 故障 for "fault", 风扇 "electric fan" for "fan"), as keyword
+    search looks for them (``crossing``); with ``counts`` for their terms too. Looked up only for
+    those words: the further words of every word cost a search of a Chinese library a third more."""
+    dictionary = bridge() if Script.CJK in scripts else None
+    if dictionary is None:
+        return words, counts
+    lacking = set(missing(words, counts))
+    further = {
+        word.text: [_bigrams(chinese) for chinese in dictionary.further_of(word.text)]
+        for word in words
+        if word.text in lacking and not CJK_RE.search(word.text)
+    }
+    if not any(further.values()):
+        return words, counts
+    looked_up = {t for ways in further.values() for way in ways for t in way}
+    counts = {**counts, **count(looked_up - counts.keys())}
+    words = [word._replace(alternatives=word.alternatives + further.get(word.text, [])) for word in words]
+    return words, counts
 
 
 def missing(words: Words, counts: Mapping[str, int]) -> tuple[str, ...]:
@@ -328,6 +349,7 @@ def vocabulary(
     folded = fold(query)
     looked_up = {t for word in words for a in word.alternatives for t in a}
     counts = count(looked_up | set(untranslated(words, folded)))
+    words, counts = _with_further(words, counts, count, library.scripts)
     codes = [word.alternatives[0][0] for word in words if is_code(word.text)]
     unknown = missing(words, counts)
     boundaries = splits(folded) if splits is not None else None

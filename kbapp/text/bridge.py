@@ -298,15 +298,6 @@ class Bridge:
             for chinese in self.chinese_of(word, per_word, word in acronyms)
         ]
 
-    def further_pairs(self, text: str) -> list[tuple[str, str]]:
-        """``further_of`` each English word of ``text``, with the word (as ``chinese_pairs``)."""
-        return [
-            (word, chinese)
-            for word in _WORD_RE.findall(text.lower())
-            if _usable(word)
-            for chinese in self.further_of(word)
-        ]
-
     def chinese_of(self, word: str, limit: int = PER_WORD, acronym: bool = False) -> tuple[str, ...]:
         """The Chinese words glossed by ``word`` (lower-case) or by any inflection of its base
         form, the shortest of its ``word_forms`` that is a gloss, under which every inflection's
