@@ -130,18 +130,20 @@ def test_english_words_asked_of_a_chinese_library_are_looked_up_through_translat
         assert words_of(kb, "how to reset the controller during the season").translated == 0
 
 
-def test_an_english_word_is_known_by_a_later_word_or_a_kind_of_it_the_library_holds(tmp_path: Path) -> None:
+@pytest.fixture
+def fan_manual(tmp_path: Path) -> Iterator[KnowledgeBase]:
+    yield from one_document(tmp_path, "风扇", "风扇故障停转时电流升高，请更换风扇。")
+
+
+def test_an_english_word_is_known_by_a_later_word_or_a_kind_of_it_the_library_holds(
+    fan_manual: KnowledgeBase,
+) -> None:
     """风扇 ("electric fan"), 电流 ("electric current") and 故障 (the 15th word for "fault") are
     how a Chinese manual says "fan", "current" and "fault": the words are in the library, and not
     named as missing."""
-    (tmp_path / "docs").mkdir()
-    manual = "风扇\n\n风扇故障停转时电流升高，请更换风扇。\n"
-    (tmp_path / "docs" / "风扇.txt").write_text(manual, encoding="utf-8")
-    with KnowledgeBase(tmp_path / "lib") as kb:
-        assert kb.import_paths([tmp_path / "docs"]).ok
-        words = words_of(kb, "why does the current rise when a fault stops the fan")
-        assert not {"fan", "current", "fault"} & set(words.unknown), words
-        assert "violin" in words_of(kb, "how to tune a violin").unknown
+    words = words_of(fan_manual, "why does the current rise when a fault stops the fan")
+    assert not {"fan", "current", "fault"} & set(words.unknown), words
+    assert "violin" in words_of(fan_manual, "how to tune a violin").unknown
 
 
 def test_latin_words_of_a_chinese_question_are_looked_up_as_written(chinese_library: KnowledgeBase) -> None:
