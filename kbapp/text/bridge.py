@@ -505,10 +505,11 @@ def parse(lines: list[str], common: frozenset[str] = frozenset()) -> Bridge:
         to_chinese[letters.upper() if spells_a_word else letters].append(entry)
         if not spells_a_word:
             by_stem[stem(letters)].append(entry)
-    chinese = {key: _best(entries) for key, entries in to_chinese.items()}
-    stems = {key: _best(entries) for key, entries in by_stem.items()}
-    later = {key: found for key, entries in to_chinese.items() if (found := _best(entries, CANDIDATES))}
-    heads = {key: _best(entries) for key, entries in by_head.items()}
+    ranked = {key: _ranked(entries) for key, entries in to_chinese.items()}
+    chinese = {key: words[:CANDIDATES] for key, words in ranked.items()}
+    later = {k: words[CANDIDATES : 2 * CANDIDATES] for k, words in ranked.items() if len(words) > CANDIDATES}
+    stems = {key: _ranked(entries)[:CANDIDATES] for key, entries in by_stem.items()}
+    heads = {key: _ranked(entries)[:CANDIDATES] for key, entries in by_head.items()}
     exact = {
         w: tuple(dict.fromkeys(exact_english[w] or phrasal_english[w]))[:ENGLISH_PER_WORD]
         for w in to_english
@@ -526,10 +527,10 @@ def parse(lines: list[str], common: frozenset[str] = frozenset()) -> Bridge:
     )
 
 
-def _best(entries: list[tuple[int, bool, int, str]], skip: int = 0) -> tuple[str, ...]:
-    """``CANDIDATES`` Chinese words of a gloss's entries, after the first ``skip``: earliest sense,
-    everyday words, words with fewer senses first."""
-    return tuple(dict.fromkeys(entry[-1] for entry in sorted(entries)))[skip : skip + CANDIDATES]
+def _ranked(entries: list[tuple[int, bool, int, str]]) -> tuple[str, ...]:
+    """The Chinese words of a gloss's entries: earliest sense, everyday words, words with fewer
+    senses first."""
+    return tuple(dict.fromkeys(entry[-1] for entry in sorted(entries)))
 
 
 def capitals(text: str) -> frozenset[str]:
